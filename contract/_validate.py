@@ -1,0 +1,91 @@
+"""Validate run documents against the published JSON Schema; problems name file and JSON path."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "schema" / "run-v1.schema.json"
+
+
+@dataclass(frozen=True)
+class Problem:
+    file: str
+    path: str  # JSON path such as $.steps[0].tps
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}: {self.path}: {self.message}"
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(SCHEMA_PATH.read_text())
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def _json_path(error: jsonschema.ValidationError) -> str:
+    path = "$"
+    for part in error.absolute_path:
+        path += f"[{part}]" if isinstance(part, int) else f".{part}"
+    return path
+
+
+def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
+    """Schema problems plus the cross-field rules a schema cannot say."""
+    problems = [
+        Problem(file, _json_path(err), err.message)
+        for err in sorted(_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    ]
+    if problems or not isinstance(doc, dict):
+        return problems
+    if file.endswith(".json") and Path(file).stem != doc["id"]:
+        problems.append(Problem(file, "$.id", f"id {doc['id']!r} differs from the file name"))
+    threads = [step["threads"] for step in doc["steps"]]
+    if len(set(threads)) != len(threads):
+        problems.append(Problem(file, "$.steps", f"duplicate thread levels {threads}"))
+    if doc["status"] == "complete" and not doc["steps"]:
+        problems.append(Problem(file, "$.steps", "a complete run has no steps"))
+    for index, step in enumerate(doc["steps"]):
+        lengths = {len(values) for values in step["series"].values()}
+        if len(lengths) > 1:
+            problems.append(
+                Problem(file, f"$.steps[{index}].series", "series have different lengths")
+            )
+    return problems
+
+
+def load_run(path: Path) -> tuple[dict | None, list[Problem]]:
+    """Read and validate one run file; the document is None when it cannot be used."""
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Problem(str(path), "$", f"cannot read: {exc}")]
+    except json.JSONDecodeError as exc:
+        return None, [Problem(str(path), "$", f"not JSON: {exc.msg} at line {exc.lineno}")]
+    problems = validate_document(doc, str(path))
+    return (None if problems else doc), problems
+
+
+def validate_dir(data_dir: Path) -> tuple[list[dict], list[Problem]]:
+    """Validate every runs/*.json of a results directory; also flags ids used twice."""
+    runs_dir = data_dir / "runs"
+    if not runs_dir.is_dir():
+        return [], [Problem(str(runs_dir), "$", "no runs/ directory here")]
+    runs: list[dict] = []
+    problems: list[Problem] = []
+    for path in sorted(runs_dir.glob("*.json")):
+        doc, found = load_run(path)
+        problems += found
+        if doc is not None:
+            runs.append(doc)
+    for stray in sorted(p for p in runs_dir.iterdir() if p.suffix != ".json"):
+        if not stray.name.startswith("."):
+            problems.append(Problem(str(stray), "$", "not a .json run file"))
+    return runs, problems

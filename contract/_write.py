@@ -1,0 +1,40 @@
+"""Write run documents atomically and never over an existing run."""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from contract._validate import validate_document
+
+
+class RunExistsError(FileExistsError):
+    pass
+
+
+def write_run(doc: dict, runs_dir: Path) -> Path:
+    """Validate, then publish <id>.json with a temp file + link so a reader never sees half a file.
+
+    os.link fails when the target exists, which makes "never overwrite" race-free too.
+    """
+    target = runs_dir / f"{doc['id']}.json"
+    problems = validate_document(doc, str(target))
+    if problems:
+        raise ValueError("run document fails the schema: " + "; ".join(map(str, problems)))
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(doc, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{doc['id']}.", suffix=".tmp", dir=runs_dir)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as tmp:
+            tmp.write(text)
+            tmp.flush()
+            os.fsync(tmp.fileno())
+        try:
+            os.link(tmp_name, target)
+        except FileExistsError:
+            raise RunExistsError(f"{target}: a run with this id already exists") from None
+    finally:
+        os.unlink(tmp_name)
+    return target
