@@ -27,6 +27,9 @@ def write_run(doc: dict, runs_dir: Path) -> Path:
     text = json.dumps(doc, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
     fd, tmp_name = tempfile.mkstemp(prefix=f".{doc['id']}.", suffix=".tmp", dir=runs_dir)
     try:
+        umask = os.umask(0)
+        os.umask(umask)
+        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; results are meant to be shared
         with os.fdopen(fd, "w", encoding="utf-8") as tmp:
             tmp.write(text)
             tmp.flush()

@@ -1,0 +1,158 @@
+"""Load a campaign TOML file into plain dataclasses; reject typos and wrong types with one line."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from harness.errors import UserError
+
+_SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
+
+OptionValue = str | int | float | bool
+
+# sysbench's defaults are tiny (1 table x 10,000 rows); these are the project's, chosen so a
+# 2-core VM builds the data in seconds while staying larger than a few pages per table.
+DEFAULT_TABLES = 8
+DEFAULT_TABLE_SIZE = 100_000
+# Options the harness always sets itself (see harness/sysbench.py); a campaign may not.
+RESERVED_SYSBENCH_OPTIONS = {
+    "threads", "time", "report-interval", "histogram", "rand-type", "tables", "table-size",
+    "db-driver", "mysql-socket", "mysql-host", "mysql-port", "mysql-user", "mysql-password",
+    "mysql-db",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Server:
+    label: str
+    kind: str
+    basedir: Path
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    description: str
+    options: dict[str, OptionValue]
+
+
+@dataclass(frozen=True)
+class Workload:
+    label: str
+    test: str
+    tables: int
+    table_size: int
+    options: dict[str, str]  # sysbench option name (dashes) -> value text
+
+
+@dataclass(frozen=True)
+class Sweep:
+    threads: list[int]
+    step_seconds: int
+    sleep_seconds: float
+    warmup_seconds: int
+
+
+@dataclass(frozen=True)
+class Campaign:
+    path: Path
+    name: str
+    title: str
+    description: str
+    servers: list[Server]
+    base_mycnf: str
+    variants: list[Variant]
+    sweep: Sweep
+    workloads: list[Workload]
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(_SCHEMA_PATH.read_text()))
+
+
+def _where(error: jsonschema.ValidationError) -> str:
+    parts = [str(p) for p in error.absolute_path]
+    return "[" + ".".join(parts) + "]" if parts else "top level"
+
+
+def _sysbench_value(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def load_campaign(path: Path) -> Campaign:
+    """Parse and check a campaign file; raises UserError('<file>: <where>: <cause>')."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: campaign file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+    errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        raise UserError(f"{path}: {_where(first)}: {first.message}")
+
+    mycnf = raw["mycnf"]
+    if "base_file" in mycnf:
+        base_path = path.parent / mycnf["base_file"]
+        try:
+            base_mycnf = base_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"{path}: [mycnf.base_file]: cannot read {base_path}: {exc}") from None
+    else:
+        base_mycnf = mycnf["base"]
+
+    workloads = []
+    for label, spec in raw["workloads"].items():
+        options = {
+            name.replace("_", "-"): _sysbench_value(v)
+            for name, v in spec.get("options", {}).items()
+        }
+        reserved = sorted(set(options) & RESERVED_SYSBENCH_OPTIONS)
+        if reserved:
+            raise UserError(
+                f"{path}: [workloads.{label}.options]: {', '.join(reserved)} is set by the "
+                "harness (use tables/table_size/[sweep] instead)"
+            )
+        workloads.append(
+            Workload(
+                label=label,
+                test=spec["test"],
+                tables=spec.get("tables", DEFAULT_TABLES),
+                table_size=spec.get("table_size", DEFAULT_TABLE_SIZE),
+                options=options,
+            )
+        )
+
+    sweep = raw["sweep"]
+    return Campaign(
+        path=path,
+        name=raw["name"],
+        title=raw["title"],
+        description=raw.get("description", "").strip(),
+        servers=[
+            Server(label, spec["kind"], Path(spec.get("basedir", "/usr")))
+            for label, spec in raw["servers"].items()
+        ],
+        base_mycnf=base_mycnf,
+        variants=[
+            Variant(label, spec.get("description", ""), dict(spec.get("options", {})))
+            for label, spec in raw["variants"].items()
+        ],
+        sweep=Sweep(
+            threads=list(sweep["threads"]),
+            step_seconds=sweep["step_seconds"],
+            sleep_seconds=sweep.get("sleep_seconds", 0),
+            warmup_seconds=sweep.get("warmup_seconds", 0),
+        ),
+        workloads=workloads,
+    )

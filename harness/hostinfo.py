@@ -1,0 +1,88 @@
+"""Describe the machine a run happened on, from /proc and os; each collect_* reads one thing."""
+
+from __future__ import annotations
+
+import os
+import platform
+from pathlib import Path
+
+
+def collect_cpu() -> dict[str, object]:
+    text = Path("/proc/cpuinfo").read_text()
+    models = [
+        line.split(":", 1)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("model name")
+    ]
+    sockets = {
+        line.split(":", 1)[1].strip()
+        for line in text.splitlines()
+        if line.startswith("physical id")
+    }
+    cores = {
+        (block.get("physical id"), block.get("core id"))
+        for block in _cpuinfo_blocks(text)
+        if "core id" in block
+    }
+    flags = next((line for line in text.splitlines() if line.startswith("flags")), "")
+    return {
+        "cpu_model": models[0] if models else platform.processor() or "unknown",
+        "cpu_sockets": max(len(sockets), 1),
+        "cpu_cores": max(len(cores), 1),
+        "cpu_threads": os.cpu_count() or 1,
+        "virtualization": "hypervisor" if " hypervisor" in flags else None,
+        "cpu_affinity": sorted(os.sched_getaffinity(0)),
+    }
+
+
+def _cpuinfo_blocks(text: str) -> list[dict[str, str]]:
+    blocks = []
+    for chunk in text.strip().split("\n\n"):
+        fields = {}
+        for line in chunk.splitlines():
+            if ":" in line:
+                key, value = line.split(":", 1)
+                fields[key.strip()] = value.strip()
+        blocks.append(fields)
+    return blocks
+
+
+def collect_memory() -> dict[str, object]:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemTotal:"):
+            return {"ram_bytes": int(line.split()[1]) * 1024}
+    return {"ram_bytes": 1}
+
+
+def collect_os() -> dict[str, object]:
+    pretty = platform.system()
+    os_release = Path("/etc/os-release")
+    if os_release.exists():
+        for line in os_release.read_text().splitlines():
+            if line.startswith("PRETTY_NAME="):
+                pretty = line.split("=", 1)[1].strip('"')
+    return {"hostname": platform.node(), "kernel": platform.release(), "os": pretty}
+
+
+def mount_of(path: Path) -> tuple[str | None, str | None]:
+    """(filesystem type, device) of the mount holding path: longest matching mount point."""
+    best = ("", None, None)
+    resolved = str(path.resolve())
+    for line in Path("/proc/self/mounts").read_text().splitlines():
+        device, mount_point, fstype, *_ = line.split()
+        mount_point = mount_point.replace("\\040", " ")
+        inside = resolved == mount_point or resolved.startswith(mount_point.rstrip("/") + "/")
+        if inside and len(mount_point) >= len(best[0]):
+            best = (mount_point, fstype, device)
+    return best[1], best[2]
+
+
+def collect_host(datadir: Path) -> dict[str, object]:
+    fstype, device = mount_of(datadir)
+    return {
+        **collect_os(),
+        **collect_cpu(),
+        **collect_memory(),
+        "datadir_filesystem": fstype,
+        "datadir_device": device,
+    }

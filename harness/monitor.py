@@ -1,0 +1,91 @@
+"""Counters sampled before and after each step: SHOW GLOBAL STATUS and the host's /proc."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+SECTOR_BYTES = 512  # /proc/diskstats counts 512-byte sectors whatever the device's block size
+CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+
+
+def server_status(connection) -> dict[str, float]:
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW GLOBAL STATUS")
+        rows = cursor.fetchall()
+    numeric = {}
+    for name, value in rows:
+        try:
+            numeric[name] = float(value)
+        except (TypeError, ValueError):
+            continue
+    return numeric
+
+
+def status_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
+    """Counters that moved over the step. Gauges (Threads_running ...) are kept as differences
+    too; the reader of a delta knows which names are counters."""
+    delta = {}
+    for name, value in after.items():
+        change = value - before.get(name, 0.0)
+        if change:
+            delta[name] = int(change) if change.is_integer() else round(change, 3)
+    return delta
+
+
+@dataclass(frozen=True)
+class OsSample:
+    at: float
+    cpu: dict[str, int]
+    context_switches: int
+    sectors_read: int
+    sectors_written: int
+
+
+def _disk_names() -> set[str]:
+    """Whole block devices (not partitions), so I/O is not counted twice."""
+    return {entry.name for entry in Path("/sys/block").iterdir()}
+
+
+def os_sample() -> OsSample:
+    cpu: dict[str, int] = {}
+    switches = 0
+    for line in Path("/proc/stat").read_text().splitlines():
+        if line.startswith("cpu "):
+            cpu = dict(zip(CPU_FIELDS, map(int, line.split()[1:9]), strict=False))
+        elif line.startswith("ctxt "):
+            switches = int(line.split()[1])
+    disks = _disk_names()
+    read = written = 0
+    for line in Path("/proc/diskstats").read_text().splitlines():
+        fields = line.split()
+        if fields[2] in disks and not fields[2].startswith(("loop", "ram", "zram")):
+            read += int(fields[5])
+            written += int(fields[9])
+    return OsSample(time.monotonic(), cpu, switches, read, written)
+
+
+def os_delta(before: OsSample, after: OsSample) -> dict[str, float]:
+    seconds = max(after.at - before.at, 1e-6)
+    ticks = {name: after.cpu.get(name, 0) - before.cpu.get(name, 0) for name in CPU_FIELDS}
+    total_ticks = max(sum(ticks.values()), 1)
+
+    def pct(*names: str) -> float:
+        return round(100.0 * sum(ticks[n] for n in names) / total_ticks, 2)
+
+    return {
+        "cpu_user_pct": pct("user", "nice"),
+        "cpu_system_pct": pct("system", "irq", "softirq"),
+        "cpu_iowait_pct": pct("iowait"),
+        "cpu_idle_pct": pct("idle"),
+        "context_switches_per_s": round(
+            (after.context_switches - before.context_switches) / seconds, 1
+        ),
+        "read_kb_per_s": round(
+            (after.sectors_read - before.sectors_read) * SECTOR_BYTES / 1024 / seconds, 1
+        ),
+        "write_kb_per_s": round(
+            (after.sectors_written - before.sectors_written) * SECTOR_BYTES / 1024 / seconds, 1
+        ),
+    }

@@ -1,0 +1,323 @@
+"""Run a campaign: servers x my.cnf variants x workloads x thread sweep, one run document each.
+
+Faults lose nothing already measured: a run whose server dies or that is interrupted is written
+with its completed steps and status "partial"; Ctrl-C stops what was started and re-raises.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import contract
+from harness import __version__, hostinfo, monitor, mycnf, sysbench
+from harness.campaign import Campaign, Server, Variant, Workload
+from harness.errors import ServerGoneError, UserError
+from harness.sandbox import Binaries, Sandbox, preflight
+
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+
+def utc_now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _git(*args: str) -> str | None:
+    result = subprocess.run(
+        check=False, args=["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True
+    )
+    return result.stdout.strip() if result.returncode == 0 else None
+
+
+def harness_identity() -> dict[str, object]:
+    commit = _git("rev-parse", "HEAD")
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    return {"version": __version__, "git_commit": commit, "git_dirty": bool(dirty)}
+
+
+def relative_to_project(path: Path) -> str:
+    try:
+        return str(path.resolve().relative_to(PROJECT_ROOT))
+    except ValueError:
+        return str(path)
+
+
+def server_product(version_string: str, version_comment: str) -> str:
+    if "mariadb" in version_string.lower():
+        return "mariadb"
+    return "percona" if "percona" in version_comment.lower() else "mysql"
+
+
+def describe_server(sandbox: Sandbox) -> dict[str, object]:
+    with sandbox.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("SHOW GLOBAL VARIABLES")
+        variables = {
+            name: "" if value is None else str(value) for name, value in cursor.fetchall()
+        }
+    version_string = variables.get("version", "")
+    comment = variables.get("version_comment", "")
+    return {
+        "product": server_product(version_string, comment),
+        "version": version_string.split("-", 1)[0],
+        "version_string": version_string,
+        "version_comment": comment,
+        "basedir": str(sandbox.binaries.basedir),
+        "binary": str(sandbox.binaries.server),
+        "sandbox": True,
+        "my_cnf": sandbox.my_cnf_text,
+        "my_cnf_options": mycnf.server_options(sandbox.tuned_mycnf),
+        "variables": variables,
+    }
+
+
+@dataclass
+class Progress:
+    """What the CLI shows; the runner only reports events."""
+
+    on_step: Callable[[str], None] = lambda description: None
+    on_step_done: Callable[[], None] = lambda: None
+    on_note: Callable[[str], None] = lambda message: None
+
+
+@dataclass
+class CampaignRun:
+    campaign: Campaign
+    data_dir: Path
+    workdir: Path
+    harness_command: str
+    keep_datadir: bool = False
+    progress: Progress = field(default_factory=Progress)
+    campaign_id: str = ""
+    written: list[Path] = field(default_factory=list)
+
+    def variant_labels(self) -> list[tuple[Server, Variant, str]]:
+        several = len(self.campaign.servers) > 1
+        return [
+            (server, variant, f"{server.label}.{variant.label}" if several else variant.label)
+            for server in self.campaign.servers
+            for variant in self.campaign.variants
+        ]
+
+    def total_steps(self) -> int:
+        return (
+            len(self.variant_labels())
+            * len(self.campaign.workloads)
+            * len(self.campaign.sweep.threads)
+        )
+
+    def execute(self) -> list[Path]:
+        campaign = self.campaign
+        binary = sysbench.sysbench_binary()
+        tool_version = sysbench.sysbench_version(binary)
+        if tool_version != sysbench.SUPPORTED_VERSION:
+            self.progress.on_note(
+                f"sysbench {tool_version} found; outputs are parsed as {sysbench.SUPPORTED_VERSION}"
+            )
+        binaries = {server.label: Binaries.find(server.basedir) for server in campaign.servers}
+        planned = self.variant_labels()
+        tuned = {
+            label: mycnf.apply_variant(campaign.base_mycnf, variant.label, variant.options)
+            for _, variant, label in planned
+        }
+        for server, _, label in planned:
+            preflight(binaries[server.label], tuned[label], label)
+
+        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        self.campaign_id = f"{campaign.name}-{stamp}"
+        order = [label for _, _, label in planned]
+        for server, _, label in planned:
+            workdir = self.workdir / self.campaign_id / label
+            with Sandbox(binaries[server.label], workdir, tuned[label], self.keep_datadir) as box:
+                server_doc = describe_server(box)
+                host_doc = hostinfo.collect_host(box.datadir)
+                for workload in campaign.workloads:
+                    run = WorkloadRun(self, box, label, order, workload, binary, tool_version)
+                    run.document["server"] = server_doc
+                    run.document["host"] = host_doc
+                    server_died = run.execute()
+                    self.written.append(contract.write_run(run.document, self.data_dir / "runs"))
+                    if server_died:
+                        break
+        return self.written
+
+
+@dataclass
+class WorkloadRun:
+    owner: CampaignRun
+    sandbox: Sandbox
+    variant: str
+    variant_order: list[str]
+    workload: Workload
+    binary: str
+    tool_version: str
+    document: dict = field(init=False)
+
+    def __post_init__(self) -> None:
+        campaign = self.owner.campaign
+        self.target = sysbench.Target(self.sandbox.socket_path)
+        self.document = {
+            "schema_version": contract.SCHEMA_VERSION,
+            "id": f"{self.owner.campaign_id}.{self.variant}.{self.workload.label}",
+            "campaign": {
+                "id": self.owner.campaign_id,
+                "name": campaign.name,
+                "title": campaign.title,
+                "description": campaign.description,
+                "file": relative_to_project(campaign.path),
+                "variant_order": self.variant_order,
+            },
+            "variant": self.variant,
+            "status": "failed",
+            "started_at": utc_now(),
+            "ended_at": utc_now(),
+            "harness": harness_identity(),
+            "workload": {
+                "tool": "sysbench",
+                "tool_version": self.tool_version,
+                "name": self.workload.label,
+                "script": self.workload.test,
+                "options": sysbench.workload_options(self.workload),
+                "data_bytes": None,
+                "rows_after_prepare": None,
+            },
+            "steps": [],
+            "reproduce": {"harness_command": self.owner.harness_command, "commands": []},
+        }
+        binaries = self.sandbox.binaries
+        self.document["reproduce"]["commands"] += [
+            {
+                "purpose": "initialise a datadir (my.cnf is this run's file)",
+                "command": f"{binaries.install_db} --defaults-file=my.cnf"
+                " --auth-root-authentication-method=normal --skip-test-db",
+            },
+            {
+                "purpose": "start the server",
+                "command": f"{binaries.server} --defaults-file=my.cnf &",
+            },
+            {
+                "purpose": "create the schema",
+                "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
+                f" -e 'CREATE DATABASE {sysbench.DATABASE}'",
+            },
+        ]
+
+    def _record(self, purpose: str, argv: list[str]) -> None:
+        self.document["reproduce"]["commands"].append(
+            {"purpose": purpose, "command": sysbench.render(argv)}
+        )
+
+    def execute(self) -> bool:
+        """Run prepare, the sweep and cleanup; returns True when the server died."""
+        document = self.document
+        try:
+            self._prepare()
+            self._sweep()
+            self._cleanup()
+            document["status"] = "complete"
+        except ServerGoneError as exc:
+            self._mark(f"server exited during the run: {exc}")
+            return True
+        except sysbench.SysbenchFailed as exc:
+            if not self.sandbox.alive():
+                self._mark(f"server exited during the run: {exc}")
+                return True
+            self._mark(str(exc))
+        except KeyboardInterrupt:
+            self._mark("interrupted by Ctrl-C")
+            document["ended_at"] = utc_now()
+            self.owner.written.append(contract.write_run(document, self.owner.data_dir / "runs"))
+            raise
+        finally:
+            document["ended_at"] = utc_now()
+        return False
+
+    def _mark(self, reason: str) -> None:
+        self.document["status"] = "partial" if self.document["steps"] else "failed"
+        self.document["status_reason"] = reason
+        self.owner.progress.on_note(f"{self.document['id']}: {reason}")
+
+    def _prepare(self) -> None:
+        workload = self.workload
+        with self.sandbox.connect() as conn, conn.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {sysbench.DATABASE}")
+            cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
+        argv = sysbench.prepare_argv(self.binary, workload, self.target)
+        self._record("load the tables", argv)
+        self.owner.progress.on_note(f"{self.variant} / {workload.label}: prepare")
+        sysbench.execute(argv)
+        self.sandbox.check_alive()
+        rows, data_bytes = self._measure_data()
+        expected = workload.tables * workload.table_size
+        if workload.test != "oltp_insert" and rows != expected:
+            raise UserError(
+                f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
+            )
+        self.document["workload"]["rows_after_prepare"] = rows
+        self.document["workload"]["data_bytes"] = data_bytes
+
+    def _measure_data(self) -> tuple[int, int]:
+        with self.sandbox.connect(sysbench.DATABASE) as conn, conn.cursor() as cursor:
+            rows = 0
+            for index in range(1, self.workload.tables + 1):
+                cursor.execute(f"SELECT COUNT(*) FROM sbtest{index}")
+                rows += cursor.fetchone()[0]
+            cursor.execute(
+                "SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables"
+                " WHERE table_schema = %s",
+                (sysbench.DATABASE,),
+            )
+            return rows, int(cursor.fetchone()[0])
+
+    def _sweep(self) -> None:
+        sweep = self.owner.campaign.sweep
+        if sweep.warmup_seconds:
+            argv = sysbench.run_argv(
+                self.binary, self.workload, self.target, sweep.threads[0], sweep.warmup_seconds
+            )
+            self._record("warm up (not measured)", argv)
+            sysbench.execute(argv)
+        for index, threads in enumerate(sweep.threads):
+            if index and sweep.sleep_seconds:
+                time.sleep(sweep.sleep_seconds)
+            self.sandbox.check_alive()
+            self.owner.progress.on_step(f"{self.variant} / {self.workload.label} / {threads} thr")
+            argv = sysbench.run_argv(
+                self.binary, self.workload, self.target, threads, sweep.step_seconds
+            )
+            self._record(f"measure at {threads} thread{'s' if threads > 1 else ''}", argv)
+            self.document["steps"].append(self._measure(argv, threads))
+            self.owner.progress.on_step_done()
+
+    def _measure(self, argv: list[str], threads: int) -> dict:
+        started_at = utc_now()
+        with self.sandbox.connect() as conn:
+            status_before = monitor.server_status(conn)
+        os_before = monitor.os_sample()
+        report, _ = sysbench.run_step(argv, threads)
+        os_after = monitor.os_sample()
+        self.sandbox.check_alive()
+        with self.sandbox.connect() as conn:
+            status_after = monitor.server_status(conn)
+        return {
+            "threads": threads,
+            "duration_s": report.total_time_s,
+            "started_at": started_at,
+            "tps": report.tps,
+            "qps": report.qps(),
+            "latency_ms": report.latency_ms,
+            "events": report.events,
+            "errors": report.errors,
+            "reconnects": report.reconnects,
+            "series": report.series,
+            "server_status_delta": monitor.status_delta(status_before, status_after),
+            "os": monitor.os_delta(os_before, os_after),
+        }
+
+    def _cleanup(self) -> None:
+        argv = sysbench.cleanup_argv(self.binary, self.workload, self.target)
+        self._record("drop the tables", argv)
+        sysbench.execute(argv)

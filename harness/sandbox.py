@@ -1,0 +1,246 @@
+"""A MariaDB server the harness starts itself: own datadir, socket and free loopback port.
+
+Never the system service, never port 3306: every path lives under the run's work directory
+(the socket under a short /tmp directory because of the 108-byte limit on socket paths).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Self
+
+import pymysql
+
+from harness import mycnf
+from harness.errors import ServerGoneError, ServerStartError, UserError
+
+READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
+STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
+ERROR_LINE = re.compile(r"\[(ERROR|FATAL)\]|unknown (variable|option)|Aborting", re.IGNORECASE)
+PORT_TAKEN = re.compile(r"Can't start server: Bind on TCP/IP port|Address already in use")
+MAX_PORT_ATTEMPTS = 3
+
+
+def free_loopback_port() -> int:
+    """A port the kernel just handed out on 127.0.0.1 (its ephemeral range never holds 3306)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+@dataclass(frozen=True)
+class Binaries:
+    server: Path
+    install_db: Path
+    basedir: Path
+
+    @classmethod
+    def find(cls, basedir: Path) -> Binaries:
+        """Debian puts mariadbd in /usr/sbin and the installer in /usr/bin; tarballs use bin/
+        and scripts/."""
+        server = _first_existing(basedir, ["sbin/mariadbd", "bin/mariadbd", "libexec/mariadbd"])
+        if server is None:
+            hint = " (Debian package 'mariadb-server')" if basedir == Path("/usr") else ""
+            raise UserError(f"mariadbd not found under {basedir}{hint}")
+        install_db = _first_existing(
+            basedir, ["bin/mariadb-install-db", "scripts/mariadb-install-db"]
+        )
+        if install_db is None:
+            raise UserError(f"mariadb-install-db not found under {basedir}")
+        return cls(server, install_db, basedir)
+
+
+def _first_existing(basedir: Path, candidates: list[str]) -> Path | None:
+    for relative in candidates:
+        path = basedir / relative
+        if path.is_file() and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def error_lines(log_text: str, limit: int = 12) -> list[str]:
+    """The lines of a server error log that say why it stopped."""
+    return [line for line in log_text.splitlines() if ERROR_LINE.search(line)][-limit:]
+
+
+@dataclass
+class Sandbox:
+    """One server instance; use as a context manager so it is stopped whatever happens."""
+
+    binaries: Binaries
+    workdir: Path  # holds datadir/, my.cnf, error.log
+    tuned_mycnf: str  # base + variant, without placement
+    keep_datadir: bool = False
+    port: int = 0
+    my_cnf_text: str = ""
+    socket_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mybench-")))
+    _process: subprocess.Popen | None = None
+
+    @property
+    def socket_path(self) -> Path:
+        return self.socket_dir / "mysqld.sock"
+
+    @property
+    def datadir(self) -> Path:
+        return self.workdir / "datadir"
+
+    @property
+    def error_log(self) -> Path:
+        return self.workdir / "error.log"
+
+    @property
+    def defaults_file(self) -> Path:
+        return self.workdir / "my.cnf"
+
+    def _placement(self) -> dict[str, mycnf.OptionValue]:
+        placement: dict[str, mycnf.OptionValue] = {
+            "basedir": str(self.binaries.basedir),
+            "datadir": str(self.datadir),
+            "socket": str(self.socket_path),
+            "port": self.port,
+            "bind_address": "127.0.0.1",
+            "pid_file": str(self.workdir / "mysqld.pid"),
+            "log_error": str(self.error_log),
+            "tmpdir": str(self.workdir / "tmp"),
+        }
+        if os.geteuid() == 0:
+            placement["user"] = "root"  # mariadbd refuses to run as root unless told to
+        return placement
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        if self.workdir.exists() and any(self.workdir.iterdir()):
+            raise UserError(f"{self.workdir}: sandbox work directory is not empty")
+        for attempt in range(MAX_PORT_ATTEMPTS):
+            self.port = free_loopback_port()
+            self._prepare_files()
+            try:
+                self._launch()
+                return
+            except ServerStartError as exc:
+                taken = any(PORT_TAKEN.search(line) for line in exc.log_lines)
+                if not taken or attempt == MAX_PORT_ATTEMPTS - 1:
+                    self._remove_files()
+                    raise
+                self._remove_files()
+
+    def _prepare_files(self) -> None:
+        (self.workdir / "tmp").mkdir(parents=True, exist_ok=True)
+        self.datadir.mkdir()
+        self.my_cnf_text = mycnf.with_placement(self.tuned_mycnf, self._placement())
+        self.defaults_file.write_text(self.my_cnf_text)
+        # The installer runs the server in bootstrap mode with the same file, so options that
+        # only count at initialisation (innodb_page_size, ...) take effect, and bad options
+        # are reported here already.
+        result = subprocess.run(
+            check=False,
+            args=[
+                str(self.binaries.install_db),
+                f"--defaults-file={self.defaults_file}",
+                "--auth-root-authentication-method=normal",
+                "--skip-test-db",
+            ],
+            capture_output=True,
+            text=True,
+            cwd=self.binaries.basedir,
+        )
+        if result.returncode != 0:
+            output = result.stdout + result.stderr
+            log = self.error_log.read_text(errors="replace") if self.error_log.exists() else ""
+            lines = error_lines(output + "\n" + log) or output.strip().splitlines()[-8:]
+            raise ServerStartError(
+                f"{self.defaults_file}: mariadb-install-db rejected this my.cnf", lines
+            )
+
+    def _launch(self) -> None:
+        self._process = subprocess.Popen(
+            [str(self.binaries.server), f"--defaults-file={self.defaults_file}"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C reaches the harness, which stops the server itself
+        )
+        deadline = time.monotonic() + READY_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self._process.poll() is not None:
+                self._process = None
+                lines = error_lines(self.error_log.read_text(errors="replace"))
+                raise ServerStartError(
+                    f"{self.defaults_file}: mariadbd exited at start (see {self.error_log})", lines
+                )
+            try:
+                self.connect().close()
+                return
+            except pymysql.err.OperationalError:
+                time.sleep(0.2)
+        self.stop()
+        raise ServerStartError(
+            f"{self.defaults_file}: mariadbd not ready after {READY_TIMEOUT_S}s", []
+        )
+
+    def connect(self, database: str | None = None) -> pymysql.connections.Connection:
+        return pymysql.connect(
+            unix_socket=str(self.socket_path), user="root", database=database, autocommit=True
+        )
+
+    def alive(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def check_alive(self) -> None:
+        if not self.alive():
+            lines = error_lines(self.error_log.read_text(errors="replace"))
+            raise ServerGoneError("; ".join(lines[-3:]) or "mariadbd exited")
+
+    def stop(self) -> None:
+        """SHUTDOWN cleanly, then SIGKILL only if it hangs; always leaves no process behind."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            try:
+                with self.connect() as conn, conn.cursor() as cursor:
+                    cursor.execute("SHUTDOWN")
+            except pymysql.err.MySQLError:
+                process.terminate()
+            try:
+                process.wait(timeout=STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        if not self.keep_datadir:
+            self._remove_files()
+        shutil.rmtree(self.socket_dir, ignore_errors=True)
+
+    def _remove_files(self) -> None:
+        shutil.rmtree(self.datadir, ignore_errors=True)
+        shutil.rmtree(self.workdir / "tmp", ignore_errors=True)
+
+
+def preflight(binaries: Binaries, tuned_mycnf: str, label: str) -> None:
+    """Let the server itself parse the options before anything starts: `--help --verbose`
+    rejects unknown options and bad values with its own messages, in milliseconds."""
+    with tempfile.TemporaryDirectory(prefix="mybench-preflight-") as scratch:
+        defaults = Path(scratch) / "my.cnf"
+        placement = {"datadir": scratch, "user": "root"} if os.geteuid() == 0 else {}
+        defaults.write_text(mycnf.with_placement(tuned_mycnf, placement))
+        result = subprocess.run(
+            check=False,
+            args=[str(binaries.server), f"--defaults-file={defaults}", "--help", "--verbose"],
+            capture_output=True,
+            text=True,
+        )
+    if result.returncode != 0:
+        lines = error_lines(result.stdout + result.stderr)
+        raise ServerStartError(f"variant {label}: {binaries.server} rejects its my.cnf", lines)

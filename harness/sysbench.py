@@ -1,0 +1,129 @@
+"""Drive the system sysbench 1.0.20 binary: command lines, prepare/run/cleanup, version check."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from harness.campaign import Workload
+from harness.errors import UserError
+from harness.sysbench_output import RunReport, parse_run
+
+SUPPORTED_VERSION = "1.0.20"
+DATABASE = "sbtest"
+# Every published reference uses uniform keys; sysbench's default is "special" (75 % of hits on
+# 1 % of rows), and prepare-time draws shape the k column, so it is passed to every command.
+ALWAYS = {"rand-type": "uniform"}
+RUN_ONLY = {"report-interval": "1", "histogram": "on"}
+
+
+def sysbench_binary() -> str:
+    path = shutil.which("sysbench")
+    if path is None:
+        raise UserError("sysbench not found on PATH (Debian package 'sysbench')")
+    return path
+
+
+def sysbench_version(binary: str) -> str:
+    output = subprocess.run(
+        check=False, args=[binary, "--version"], capture_output=True, text=True
+    ).stdout
+    match = re.search(r"sysbench (\S+)", output)
+    if match is None:
+        raise UserError(f"{binary}: cannot read its version from {output!r}")
+    return match[1]
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where sysbench connects; rendered into the recorded commands, so it holds no secret."""
+
+    socket: Path
+    user: str = "root"
+
+    def options(self) -> dict[str, str]:
+        return {
+            "db-driver": "mysql",
+            "mysql-socket": str(self.socket),
+            "mysql-user": self.user,
+            "mysql-db": DATABASE,
+        }
+
+
+def workload_options(workload: Workload) -> dict[str, str]:
+    """The options that define the data and the statements, as recorded in the run document."""
+    return {
+        "tables": str(workload.tables),
+        "table-size": str(workload.table_size),
+        **ALWAYS,
+        **workload.options,
+    }
+
+
+def command(
+    binary: str, workload: Workload, target: Target, action: str, extra: dict[str, str]
+) -> list[str]:
+    options = {**target.options(), **workload_options(workload), **extra}
+    return [
+        binary,
+        workload.test,
+        *(f"--{name}={value}" for name, value in options.items()),
+        action,
+    ]
+
+
+def render(argv: list[str]) -> str:
+    """A shell-ready command line, with the binary by name so it reads as a reader would type it."""
+    return shlex.join(["sysbench", *argv[1:]])
+
+
+class SysbenchFailed(Exception):
+    def __init__(self, argv: list[str], returncode: int, output: str):
+        tail = [line for line in output.strip().splitlines() if line.strip()][-3:]
+        super().__init__(f"sysbench {argv[-1]} exited with {returncode}: {' | '.join(tail)}")
+        self.output = output
+
+
+def execute(argv: list[str]) -> str:
+    """Run to completion; on Ctrl-C sysbench gets SIGINT too (same process group), is reaped,
+    and KeyboardInterrupt propagates to the caller."""
+    process = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        output, _ = process.communicate()
+    except KeyboardInterrupt:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
+    if process.returncode != 0:
+        raise SysbenchFailed(argv, process.returncode, output)
+    return output
+
+
+def prepare_argv(binary: str, workload: Workload, target: Target) -> list[str]:
+    # prepare builds table i in thread (i-1) mod threads: one thread per table loads in parallel.
+    return command(binary, workload, target, "prepare", {"threads": str(workload.tables)})
+
+
+def run_argv(
+    binary: str, workload: Workload, target: Target, threads: int, seconds: int
+) -> list[str]:
+    extra = {"threads": str(threads), "time": str(seconds), **RUN_ONLY}
+    return command(binary, workload, target, "run", extra)
+
+
+def cleanup_argv(binary: str, workload: Workload, target: Target) -> list[str]:
+    return command(binary, workload, target, "cleanup", {})
+
+
+def run_step(argv: list[str], threads: int) -> tuple[RunReport, str]:
+    output = execute(argv)
+    return parse_run(output, threads), output
