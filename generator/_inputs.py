@@ -1,0 +1,70 @@
+"""Turn validated runs into the files Hugo mounts from the build dir.
+
+build_dir/
+  assets/figures/runs/<run>/<fig>.json                  Plotly figures of a run page
+  assets/figures/campaigns/<campaign>/<workload>/<fig>.json
+  assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
+  data/campaigns/<campaign>.json                        ratio tables and config diff (hugo.Data)
+  static/runs/<run>/run.json, my.cnf                    stable download URLs
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import plotly
+
+from generator._compare import summarize_campaigns
+from generator._figures import campaign_figures, run_figures
+from generator._load import RunFile
+
+PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+OWNED_SUBDIRS = ("assets", "data", "static")
+
+
+def _json_bytes(value: object) -> bytes:
+    return (json.dumps(value, indent=1, ensure_ascii=False) + "\n").encode()
+
+
+def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
+    """Relative path -> content of every generated file (pure apart from reading plotly.js)."""
+    files: dict[str, bytes] = {"assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes()}
+    for path, run in run_files:
+        files[f"static/runs/{run['id']}/run.json"] = path.read_bytes()
+        files[f"static/runs/{run['id']}/my.cnf"] = run["server"]["my_cnf"].encode()
+        if not run["steps"]:
+            continue
+        for name, figure in run_figures(run).items():
+            files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
+    for summary in summarize_campaigns([run for _, run in run_files]):
+        files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
+        for workload in summary["workloads"]:
+            for name, figure in campaign_figures(workload).items():
+                rel = f"assets/figures/campaigns/{summary['id']}/{workload['name']}/{name}.json"
+                files[rel] = figure.to_json().encode()
+    return files
+
+
+def sync_tree(build_dir: Path, files: dict[str, bytes]) -> int:
+    """Make build_dir's owned subdirs hold exactly `files`; returns how many files changed.
+
+    Unchanged files keep their mtime so a watching `hugo server` only rebuilds what moved.
+    """
+    changed = 0
+    for rel, content in files.items():
+        target = build_dir / rel
+        if target.is_file() and target.read_bytes() == content:
+            continue
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(content)
+        changed += 1
+    for subdir in OWNED_SUBDIRS:
+        for stale in sorted((build_dir / subdir).rglob("*"), reverse=True):
+            rel = stale.relative_to(build_dir).as_posix()
+            if stale.is_file() and rel not in files:
+                stale.unlink()
+                changed += 1
+            elif stale.is_dir() and not any(stale.iterdir()):
+                stale.rmdir()
+    return changed
