@@ -54,9 +54,14 @@ def run_campaign(
         console=console,
     ) as bar:
         task = bar.add_task(campaign.name, total=run.total_steps())
+
+        def step_done(summary: str) -> None:
+            bar.console.print(summary, markup=False)
+            bar.advance(task)
+
         run.progress = RunProgress(
             on_step=lambda text: bar.update(task, description=text),
-            on_step_done=lambda: bar.advance(task),
+            on_step_done=step_done,
             on_note=lambda text: bar.console.print(text, markup=False),
         )
         try:
@@ -68,6 +73,8 @@ def run_campaign(
             fail("interrupted: servers stopped, completed steps kept (status partial)")
     for path in written:
         console.print(f"wrote {path}", markup=False)
+    if run.incomplete:
+        fail(f"{len(run.incomplete)} run(s) did not complete: " + ", ".join(run.incomplete))
     return written
 
 
@@ -210,3 +217,7 @@ def demo(scratch: Path) -> None:
     click.echo(f"results: {data_dir / 'runs'}")
     click.echo(f"site:    {scratch / 'public' / 'index.html'}")
     click.echo(f"serve it: .venv/bin/mybench serve --data data --data {data_dir}")
+
+
+if __name__ == "__main__":
+    main()

@@ -27,9 +27,12 @@ def utc_now() -> str:
 
 
 def _git(*args: str) -> str | None:
-    result = subprocess.run(
-        check=False, args=["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True
-    )
+    try:
+        result = subprocess.run(
+            check=False, args=["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True
+        )
+    except FileNotFoundError:  # a results machine need not have git; the run then says null
+        return None
     return result.stdout.strip() if result.returncode == 0 else None
 
 
@@ -79,7 +82,7 @@ class Progress:
     """What the CLI shows; the runner only reports events."""
 
     on_step: Callable[[str], None] = lambda description: None
-    on_step_done: Callable[[], None] = lambda: None
+    on_step_done: Callable[[str], None] = lambda summary: None
     on_note: Callable[[str], None] = lambda message: None
 
 
@@ -93,6 +96,7 @@ class CampaignRun:
     progress: Progress = field(default_factory=Progress)
     campaign_id: str = ""
     written: list[Path] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)  # ids of partial or failed runs
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         several = len(self.campaign.servers) > 1
@@ -140,6 +144,8 @@ class CampaignRun:
                     run.document["host"] = host_doc
                     server_died = run.execute()
                     self.written.append(contract.write_run(run.document, self.data_dir / "runs"))
+                    if run.document["status"] != "complete":
+                        self.incomplete.append(run.document["id"])
                     if server_died:
                         break
         return self.written
@@ -289,8 +295,12 @@ class WorkloadRun:
                 self.binary, self.workload, self.target, threads, sweep.step_seconds
             )
             self._record(f"measure at {threads} thread{'s' if threads > 1 else ''}", argv)
-            self.document["steps"].append(self._measure(argv, threads))
-            self.owner.progress.on_step_done()
+            step = self._measure(argv, threads)
+            self.document["steps"].append(step)
+            self.owner.progress.on_step_done(
+                f"{self.variant} / {self.workload.label} / {threads} thr: {step['tps']:.0f} tps,"
+                f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
+            )
 
     def _measure(self, argv: list[str], threads: int) -> dict:
         started_at = utc_now()

@@ -1,0 +1,62 @@
+# Two commands for a fresh Debian/Ubuntu machine: `make demo` and `make test`.
+# Both install what is missing first (apt packages, the virtualenv, a Go toolchain for
+# actionlint), non-interactively, so CI can call `make test` on a clean clone.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-from-pyproject
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
+	curl git python3 python3-venv
+# A result file must never depend on who ran the build or which shell variables were set.
+HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
+
+.PHONY: help demo test build serve validate lint system-packages venv clean
+
+help:
+	@echo "make demo   - install what is missing, run the demo campaign, build the site"
+	@echo "make test   - install what is missing, run the whole test suite"
+	@echo "make build  - validate data/ and build the site into site/public (BASE_URL=...)"
+	@echo "make serve  - preview the site with live reload"
+
+system-packages:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages: $$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || python3 -m venv $(VENV)
+	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
+	@touch $@
+
+demo: system-packages venv
+	env $(HUGO_UNSET) $(BIN)/mybench demo
+
+build: venv
+	env $(HUGO_UNSET) $(BIN)/mybench build $(if $(BASE_URL),--base-url "$(BASE_URL)")
+
+serve: venv
+	env $(HUGO_UNSET) $(BIN)/mybench serve
+
+validate: venv
+	$(BIN)/mybench validate data
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: system-packages venv lint
+	PATH="$$(tools/ensure-go.sh):$$PATH" env $(HUGO_UNSET) $(BIN)/python -m pytest -q
+
+clean:
+	rm -rf build site/public site/resources .scratch

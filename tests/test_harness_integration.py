@@ -1,0 +1,218 @@
+"""The harness against a real sandboxed MariaDB and the real sysbench: tiny data, 2 s steps."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import contract
+
+pytestmark = pytest.mark.server
+
+CAMPAIGN = """
+name = "tiny"
+title = "Tiny integration campaign"
+[servers.debian]
+kind = "sandbox"
+basedir = "{basedir}"
+[mycnf]
+base = '''
+[mysqld]
+innodb_buffer_pool_size = 64M
+innodb_log_file_size = 48M
+skip_log_bin
+'''
+{variants}
+[sweep]
+threads = {threads}
+step_seconds = {seconds}
+sleep_seconds = 0
+[workloads.rw]
+test = "oltp_read_write"
+tables = 2
+table_size = 2000
+[workloads.upd]
+test = "oltp_update_non_index"
+tables = 2
+table_size = 2000
+"""
+BINLOG_VARIANT = """
+[variants.binlog]
+options = { log_bin = "binlog", sync_binlog = 1, server_id = 1, skip_log_bin = false }
+"""
+
+
+def write_campaign(
+    tmp_path: Path,
+    variants: str = BINLOG_VARIANT,
+    threads: str = "[1, 2]",
+    seconds: int = 2,
+    basedir: str = "/usr",
+) -> Path:
+    path = tmp_path / "tiny.toml"
+    text = CAMPAIGN.format(variants=variants, threads=threads, seconds=seconds, basedir=basedir)
+    path.write_text(text)
+    return path
+
+
+def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "harness.cli", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        env=env,
+        timeout=300,
+    )
+
+
+def servers_under(workdir: Path) -> list[str]:
+    found = subprocess.run(
+        ["pgrep", "-af", "mariadbd"], check=False, capture_output=True, text=True
+    ).stdout
+    return [line for line in found.splitlines() if str(workdir) in line]
+
+
+def wait_for_line(process: subprocess.Popen, needle: str, timeout: float = 120) -> list[str]:
+    """Read stderr lines until one contains needle; the run keeps going meanwhile."""
+    seen = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = process.stderr.readline()
+        if not line:
+            break
+        seen.append(line)
+        if needle in line:
+            return seen
+    pytest.fail(f"never saw {needle!r}; stderr so far: {''.join(seen)}")
+
+
+def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
+    data, workdir = tmp_path / "data", tmp_path / "work"
+    result = cli(
+        "run", str(write_campaign(tmp_path)), "--data", str(data), "--workdir", str(workdir)
+    )
+    assert result.returncode == 0, result.stderr
+
+    runs, problems = contract.validate_dir(data)
+    assert problems == []
+    assert sorted(run["workload"]["name"] for run in runs) == ["rw", "upd"]
+    for run in runs:
+        assert run["status"] == "complete"
+        assert run["server"]["product"] == "mariadb"
+        assert run["server"]["variables"]["log_bin"] == "ON"
+        assert run["server"]["variables"]["sync_binlog"] == "1"
+        assert "sync_binlog = 1" in run["server"]["my_cnf"]
+        assert run["server"]["my_cnf_options"]["log_bin"] == "binlog"
+        assert run["workload"]["rows_after_prepare"] == 4000
+        assert [step["threads"] for step in run["steps"]] == [1, 2]
+        for step in run["steps"]:
+            assert step["tps"] > 0 and step["events"] > 0
+            assert 1 <= len(step["series"]["tps"]) <= 3
+            assert step["latency_ms"]["p95"] <= step["latency_ms"]["p99"]
+            # the server really did the work the client reports
+            assert step["server_status_delta"]["Com_update"] >= step["events"]
+        commands = [c["command"] for c in run["reproduce"]["commands"]]
+        sysbench_commands = [c for c in commands if c.startswith("sysbench")]
+        assert all("--rand-type=uniform" in c for c in sysbench_commands)
+        assert any(c.endswith(" prepare") for c in sysbench_commands)
+        assert sum(c.endswith(" run") for c in sysbench_commands) == 2
+        assert "password" not in json.dumps(run).lower().replace("password_", "")
+
+    assert servers_under(workdir) == []
+    assert not (workdir / runs[0]["campaign"]["id"] / "binlog" / "datadir").exists()
+
+
+def test_rejected_option_quotes_the_server_and_runs_nothing(tmp_path):
+    variants = "[variants.bad]\noptions = { innodb_bogus_knob = 1 }\n"
+    data, workdir = tmp_path / "data", tmp_path / "work"
+    result = cli(
+        "run",
+        str(write_campaign(tmp_path, variants)),
+        "--data",
+        str(data),
+        "--workdir",
+        str(workdir),
+    )
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert lines[0] == "error: variant bad: /usr/sbin/mariadbd rejects its my.cnf"
+    assert any("unknown variable 'innodb_bogus_knob=1'" in line for line in lines[1:])
+    assert not data.exists() and servers_under(workdir) == []
+
+
+def test_bad_value_is_rejected_before_start(tmp_path):
+    variants = '[variants.bad]\noptions = { innodb_buffer_pool_size = "lots" }\n'
+    result = cli("run", str(write_campaign(tmp_path, variants)), "--data", str(tmp_path / "d"))
+    assert result.returncode == 2
+    assert "Unknown suffix" in result.stderr or "Error while setting value" in result.stderr
+
+
+def test_missing_sysbench_names_the_package(tmp_path):
+    env = {**os.environ, "PATH": str(tmp_path)}
+    result = cli("run", str(write_campaign(tmp_path)), "--data", str(tmp_path / "d"), env=env)
+    assert result.returncode == 2
+    assert result.stderr.strip() == "error: sysbench not found on PATH (Debian package 'sysbench')"
+
+
+def test_missing_server_binary_names_the_basedir(tmp_path):
+    result = cli(
+        "run", str(write_campaign(tmp_path, basedir=str(tmp_path))), "--data", str(tmp_path / "d")
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"error: mariadbd not found under {tmp_path}"
+
+
+def test_ctrl_c_keeps_completed_steps_and_stops_the_server(tmp_path):
+    data, workdir = tmp_path / "data", tmp_path / "work"
+    campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "run", str(campaign), "--data", str(data),
+         "--workdir", str(workdir)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+        start_new_session=True,  # its own process group, signalled like a terminal's Ctrl-C
+    )  # fmt: skip
+    wait_for_line(process, "binlog / rw / 2 thr:")
+    os.killpg(process.pid, signal.SIGINT)
+    _, rest = process.communicate(timeout=120)
+    assert process.returncode == 2
+    assert "interrupted" in rest
+
+    runs, problems = contract.validate_dir(data)
+    assert problems == []
+    (run,) = runs
+    assert run["status"] == "partial"
+    assert run["status_reason"] == "interrupted by Ctrl-C"
+    assert [step["threads"] for step in run["steps"]][:2] == [1, 2]
+    assert servers_under(workdir) == []
+
+
+def test_server_death_marks_the_run_partial_and_keeps_steps(tmp_path):
+    data, workdir = tmp_path / "data", tmp_path / "work"
+    campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "harness.cli", "run", str(campaign), "--data", str(data),
+         "--workdir", str(workdir)],
+        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    wait_for_line(process, "binlog / rw / 1 thr:")
+    (server,) = servers_under(workdir)
+    os.kill(int(server.split()[0]), signal.SIGKILL)
+    _, rest = process.communicate(timeout=120)
+    assert process.returncode == 2
+    assert "did not complete" in rest
+
+    runs, problems = contract.validate_dir(data)
+    assert problems == []
+    (run,) = runs  # the second workload never started: its server was gone
+    assert run["status"] == "partial"
+    assert run["status_reason"].startswith("server exited during the run")
+    assert run["steps"][0]["threads"] == 1
+    assert servers_under(workdir) == []
