@@ -5,6 +5,8 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
@@ -12,6 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 import contract
+import generator
 from harness.campaign import load_campaign
 from harness.errors import ServerStartError, UserError
 from harness.runner import PROJECT_ROOT, CampaignRun
@@ -24,35 +27,53 @@ DEFAULT_BUILD = PROJECT_ROOT / "build"
 DEMO_CAMPAIGN = PROJECT_ROOT / "campaigns" / "demo.toml"
 DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 
-data_option = click.option(
+directory = click.Path(path_type=Path, file_okay=False)
+data_dirs_option = click.option(
     "--data",
     "data_dirs",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=directory,
     multiple=True,
     help="Results directory holding runs/*.json (repeatable; default: data/).",
+)
+build_dir_option = click.option(
+    "--out",
+    "build_dir",
+    type=directory,
+    default=DEFAULT_BUILD,
+    show_default="build/",
+    help="Directory for generated figures and tables.",
 )
 
 
 def fail(message: str, details: list[str] | None = None) -> None:
-    console.print(f"[bold red]error:[/] {message}", soft_wrap=True)
+    console.print(f"error: {message}", soft_wrap=True, markup=False)
     for line in details or []:
         console.print(f"  {line}", soft_wrap=True, markup=False)
     sys.exit(2)
 
 
-def run_campaign(
-    campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool
-) -> list[Path]:
+@contextmanager
+def reported_errors() -> Iterator[None]:
+    """Turn every failure a user can act on into one line (plus the lines that prove it)."""
+    try:
+        yield
+    except ServerStartError as exc:
+        fail(str(exc), exc.log_lines)
+    except generator.InvalidData as exc:
+        fail(
+            f"{len(exc.problems)} problem(s) in the results; nothing was published",
+            [str(problem) for problem in exc.problems],
+        )
+    except (UserError, generator.BuildError) as exc:
+        fail(str(exc))
+
+
+def run_campaign(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool) -> None:
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
     run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir)
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-    ) as bar:
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
+    with Progress(*columns, TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task(campaign.name, total=run.total_steps())
 
         def step_done(summary: str) -> None:
@@ -65,17 +86,21 @@ def run_campaign(
             on_note=lambda text: bar.console.print(text, markup=False),
         )
         try:
-            written = run.execute()
+            run.execute()
         except KeyboardInterrupt:
             bar.stop()
             for path in run.written:
                 console.print(f"kept {path}", markup=False)
             fail("interrupted: servers stopped, completed steps kept (status partial)")
-    for path in written:
+    for path in run.written:
         console.print(f"wrote {path}", markup=False)
     if run.incomplete:
         fail(f"{len(run.incomplete)} run(s) did not complete: " + ", ".join(run.incomplete))
-    return written
+
+
+def build_with(data_dirs: tuple[Path, ...], build_dir: Path, **hugo: object) -> str:
+    report = generator.build_site(list(data_dirs or (DEFAULT_DATA,)), build_dir, **hugo)
+    return str(report)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -88,14 +113,14 @@ def main() -> None:
 @click.option(
     "--data",
     "data_dir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=directory,
     default=DEFAULT_DATA,
     show_default="data/",
     help="Results directory to write runs/*.json into.",
 )
 @click.option(
     "--workdir",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=directory,
     default=DEFAULT_WORKDIR,
     show_default=".scratch/sandboxes/",
     help="Where sandbox datadirs, my.cnf and error logs live.",
@@ -105,16 +130,12 @@ def main() -> None:
 )
 def run(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
-    try:
+    with reported_errors():
         run_campaign(campaign_file, data_dir, workdir, keep_datadir)
-    except ServerStartError as exc:
-        fail(str(exc), exc.log_lines)
-    except UserError as exc:
-        fail(str(exc))
 
 
 @main.command()
-@click.argument("data_dir", type=click.Path(path_type=Path, file_okay=False), default=DEFAULT_DATA)
+@click.argument("data_dir", type=directory, default=DEFAULT_DATA)
 def validate(data_dir: Path) -> None:
     """Check every run file of DATA_DIR (default data/) against the schema: one line per problem."""
     runs, problems = contract.validate_dir(data_dir)
@@ -122,80 +143,41 @@ def validate(data_dir: Path) -> None:
         click.echo(str(problem))
     if problems:
         sys.exit(1)
+    version = contract.SCHEMA_VERSION
     click.echo(
-        f"{len(runs)} run file(s) in {data_dir / 'runs'} are valid (schema_version {contract.SCHEMA_VERSION})"
+        f"{len(runs)} run file(s) in {data_dir / 'runs'} are valid (schema_version {version})"
     )
 
 
-def _build(
-    data_dirs: tuple[Path, ...], build_dir: Path, destination: Path | None, base_url: str | None
-):
-    import generator
-
-    try:
-        return generator.build_site(
-            list(data_dirs or (DEFAULT_DATA,)), build_dir, destination, base_url
-        )
-    except generator.InvalidData as exc:
-        fail(
-            f"{len(exc.problems)} problem(s) in the results; nothing was published",
-            [str(p) for p in exc.problems],
-        )
-
-
 @main.command()
-@data_option
+@data_dirs_option
+@build_dir_option
 @click.option(
-    "--out",
-    "build_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=DEFAULT_BUILD,
-    show_default="build/",
-    help="Directory for generated figures and tables.",
-)
-@click.option(
-    "--destination",
-    type=click.Path(path_type=Path, file_okay=False),
-    help="Where Hugo writes the site (default: site/public).",
+    "--destination", type=directory, help="Where Hugo writes the site (default: site/public)."
 )
 @click.option("--base-url", help="Public base URL, e.g. https://user.github.io/repo/.")
 def build(
     data_dirs: tuple[Path, ...], build_dir: Path, destination: Path | None, base_url: str | None
 ) -> None:
     """Validate the results, generate figures and tables, and build the site with Hugo."""
-    try:
-        click.echo(str(_build(data_dirs, build_dir, destination, base_url)))
-    except UserError as exc:
-        fail(str(exc))
+    with reported_errors():
+        click.echo(build_with(data_dirs, build_dir, destination=destination, base_url=base_url))
 
 
 @main.command()
-@data_option
-@click.option(
-    "--out",
-    "build_dir",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=DEFAULT_BUILD,
-    show_default="build/",
-    help="Directory for generated figures and tables.",
-)
+@data_dirs_option
+@build_dir_option
 @click.option("--port", type=int, help="Port on 127.0.0.1 (default: a free one).")
 def serve(data_dirs: tuple[Path, ...], build_dir: Path, port: int | None) -> None:
     """Preview the site with live reload; new or changed results are regenerated."""
-    import generator
-
-    try:
+    with reported_errors():
         generator.serve(list(data_dirs or (DEFAULT_DATA,)), build_dir, port)
-    except generator.InvalidData as exc:
-        fail(f"{len(exc.problems)} problem(s) in the results", [str(p) for p in exc.problems])
-    except UserError as exc:
-        fail(str(exc))
 
 
 @main.command()
 @click.option(
     "--scratch",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=directory,
     default=DEMO_SCRATCH,
     show_default=".scratch/demo/",
     help="Scratch directory (git ignores .scratch/).",
@@ -204,19 +186,17 @@ def demo(scratch: Path) -> None:
     """Run the demo campaign on a sandboxed MariaDB and build a site from it (a few minutes)."""
     started = time.monotonic()
     data_dir = scratch / "data"
-    try:
+    public = scratch / "public"
+    with reported_errors():
         run_campaign(DEMO_CAMPAIGN, data_dir, scratch / "sandboxes", keep_datadir=False)
-        report = _build((DEFAULT_DATA, data_dir), scratch / "build", scratch / "public", None)
-    except ServerStartError as exc:
-        fail(str(exc), exc.log_lines)
-    except UserError as exc:
-        fail(str(exc))
-    minutes, seconds = divmod(int(time.monotonic() - started), 60)
-    click.echo(str(report))
+        # The committed results come along so the articles that cite them still build.
+        summary = build_with((DEFAULT_DATA, data_dir), scratch / "build", destination=public)
+    minutes, seconds = divmod(round(time.monotonic() - started), 60)
+    click.echo(summary)
     click.echo(f"demo finished in {minutes}m{seconds:02d}s")
     click.echo(f"results: {data_dir / 'runs'}")
-    click.echo(f"site:    {scratch / 'public' / 'index.html'}")
-    click.echo(f"serve it: .venv/bin/mybench serve --data data --data {data_dir}")
+    click.echo(f"site:    {public / 'index.html'}")
+    click.echo(f"preview: .venv/bin/mybench serve --data data --data {data_dir}")
 
 
 if __name__ == "__main__":
