@@ -49,7 +49,7 @@ def latest_by_variant(runs: list[dict]) -> dict[str, dict]:
 
 def ratio_verdict(ratio: float | None, higher_is_better: bool) -> str:
     """'better', 'worse' or 'same' for a rounded ratio vs the base."""
-    if ratio is None or abs(ratio - 1) <= RATIO_NOISE:
+    if ratio is None or 1 - RATIO_NOISE <= ratio <= 1 + RATIO_NOISE:
         return "same"
     return "better" if (ratio > 1) == higher_is_better else "worse"
 

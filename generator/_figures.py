@@ -30,6 +30,10 @@ def _figure(traces: list[go.Scatter], x_axis: dict, y_title: str) -> go.Figure:
     )
 
 
+def _threads_label(threads: int) -> str:
+    return f"{threads} thread" if threads == 1 else f"{threads} threads"
+
+
 def _line(name: str, x: list, y: list) -> go.Scatter:
     return go.Scatter(name=name, x=list(x), y=list(y), mode="lines+markers")
 
@@ -54,10 +58,10 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
         ),
         "series": _figure(
             [
-                _line(f"{step['threads']} threads", step["series"]["t"], step["series"]["tps"])
+                _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
                 for step in steps
             ],
-            {"title": {"text": "seconds into the step"}},
+            {"title": {"text": "seconds into the step"}, "dtick": 1},
             "transactions per second",
         ),
     }

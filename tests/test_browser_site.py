@@ -1,0 +1,104 @@
+"""Open the built site in headless Debian Chromium: every chart draws, nothing errors.
+
+Needs /usr/bin/chromium (override with MYBENCH_CHROMIUM); the test fails when it is missing.
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import sync_playwright
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = os.environ.get("MYBENCH_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    # Without these, Chromium keeps dialling Google services on a closed network.
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+CHART_TIMEOUT_MS = 20_000
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def site_url(built_site):
+    _, public = built_site
+    handler = functools.partial(_QuietHandler, directory=str(public))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert Path(CHROMIUM).is_file(), f"{CHROMIUM} missing: install Debian's chromium"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def _page_paths(public: Path) -> list[tuple[str, str]]:
+    """(page type, URL path) for one run, one campaign and every article."""
+
+    def first(section: str) -> str:
+        pages = sorted(public.glob(f"{section}/*/index.html"))
+        assert pages, f"no {section} page was built"
+        return "/" + pages[0].parent.relative_to(public).as_posix() + "/"
+
+    articles = sorted(public.glob("posts/*/index.html"))
+    return [("run", first("runs")), ("campaign", first("campaigns"))] + [
+        ("article", "/" + page.parent.relative_to(public).as_posix() + "/") for page in articles
+    ]
+
+
+def test_pages_render_every_chart(built_site, site_url, browser, tmp_path_factory):
+    _, public = built_site
+    shots = tmp_path_factory.mktemp("screenshots")
+    for kind, path in _page_paths(public):
+        console_errors: list[str] = []
+        page_errors: list[str] = []
+        bad_responses: list[str] = []
+        page = browser.new_page(viewport={"width": 1100, "height": 900})
+        page.on("console", lambda m, e=console_errors: m.type == "error" and e.append(m.text))
+        page.on("pageerror", lambda err, e=page_errors: e.append(str(err)))
+        page.on(
+            "response",
+            lambda r, e=bad_responses: r.status >= 400 and e.append(f"{r.status} {r.url}"),
+        )
+        page.goto(site_url + path, wait_until="load")
+        placeholders = page.locator("[data-plotly-src]")
+        for index in range(placeholders.count()):
+            chart = placeholders.nth(index)
+            chart.scroll_into_view_if_needed()
+            chart.locator(".main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
+        assert page.locator(".js-plotly-plot").count() == placeholders.count(), path
+        trace_counts = page.eval_on_selector_all(
+            ".js-plotly-plot", "plots => plots.map(p => p.data.length)"
+        )
+        assert all(count > 0 for count in trace_counts), (path, trace_counts)
+        assert not console_errors, (path, console_errors)
+        assert not page_errors, (path, page_errors)
+        assert not bad_responses, (path, bad_responses)
+        if not (shots / f"{kind}.png").exists():
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=shots / f"{kind}.png", full_page=True)
+        page.close()
+    print(f"screenshots in {shots}")

@@ -1,0 +1,93 @@
+"""Ratio tables and config diffs of the committed campaigns, checked against the raw runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator._compare import (
+    RATIO_NOISE,
+    latest_by_variant,
+    ratio_verdict,
+    summarize_campaigns,
+    variant_order,
+)
+
+
+@pytest.fixture(scope="module")
+def runs(committed_runs) -> list[dict]:
+    return [run for _, run in committed_runs]
+
+
+def _run_of(runs, campaign_id, workload, variant) -> dict:
+    matches = [
+        run
+        for run in runs
+        if (run["campaign"]["id"], run["workload"]["name"], run["variant"])
+        == (campaign_id, workload, variant)
+    ]
+    return max(matches, key=lambda run: run["started_at"])
+
+
+@pytest.mark.parametrize(
+    ("ratio", "higher_is_better", "verdict"),
+    [
+        (1.0, True, "same"),
+        (1 + RATIO_NOISE, True, "same"),
+        (1.06, True, "better"),
+        (0.94, True, "worse"),
+        (1.06, False, "worse"),
+        (0.94, False, "better"),
+        (None, True, "same"),
+    ],
+)
+def test_ratio_verdict_beyond_five_percent(ratio, higher_is_better, verdict):
+    assert ratio_verdict(ratio, higher_is_better) == verdict
+
+
+def test_variants_follow_the_campaign_file(runs):
+    for summary in summarize_campaigns(runs):
+        mine = [run for run in runs if run["campaign"]["id"] == summary["id"]]
+        declared = mine[0]["campaign"].get("variant_order", [])
+        present = {run["variant"] for run in mine}
+        assert summary["variants"] == variant_order(mine)
+        assert set(summary["variants"]) == present
+        assert summary["base"] == next((v for v in declared if v in present), summary["base"])
+
+
+def test_ratios_are_value_over_base_at_same_threads(runs):
+    checked = 0
+    for summary in summarize_campaigns(runs):
+        for workload in summary["workloads"]:
+            base = _run_of(runs, summary["id"], workload["name"], workload["variants"][0])
+            base_tps = {step["threads"]: step["tps"] for step in base["steps"]}
+            for row in workload["metrics"]["tps"]["rows"]:
+                for cell in row["cells"]:
+                    run = _run_of(runs, summary["id"], workload["name"], cell["variant"])
+                    tps = {step["threads"]: step["tps"] for step in run["steps"]}
+                    assert cell["value"] == tps.get(row["threads"])
+                    if cell["value"] is None or not base_tps.get(row["threads"]):
+                        assert cell["ratio"] is None
+                        continue
+                    assert cell["ratio"] == round(
+                        tps[row["threads"]] / base_tps[row["threads"]], 2
+                    )
+                    assert cell["verdict"] == ratio_verdict(cell["ratio"], True)
+                    checked += 1
+    assert checked
+
+
+def test_config_diff_lists_exactly_the_differing_options(runs):
+    for summary in summarize_campaigns(runs):
+        variants = summary["variants"]
+        mine = [run for run in runs if run["campaign"]["id"] == summary["id"]]
+        options = {
+            variant: run["server"].get("my_cnf_options", {})
+            for variant, run in latest_by_variant(mine).items()
+        }
+        listed = {row["option"]: row["values"] for row in summary["config_diff"]["rows"]}
+        for name in {name for opts in options.values() for name in opts}:
+            values = [options[variant].get(name) for variant in variants]
+            if len(set(values)) > 1:
+                assert listed[name] == values
+            else:
+                assert name not in listed

@@ -1,0 +1,62 @@
+"""Figures and generated Hugo inputs, computed from the committed runs in data/runs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import plotly.offline
+
+from generator._compare import summarize_campaigns
+from generator._figures import campaign_figures, run_figures
+from generator._inputs import hugo_inputs
+
+
+def test_run_figures_plot_each_step(committed_runs):
+    for _, run in committed_runs:
+        if not run["steps"]:
+            continue
+        threads = [step["threads"] for step in run["steps"]]
+        figures = {name: json.loads(fig.to_json()) for name, fig in run_figures(run).items()}
+        tps = figures["tps"]
+        assert tps["data"][0]["x"] == threads
+        assert tps["data"][0]["y"] == [step["tps"] for step in run["steps"]]
+        assert tps["layout"]["xaxis"]["tickvals"] == threads
+        p95 = next(trace for trace in figures["latency"]["data"] if trace["name"] == "p95")
+        assert p95["y"] == [step["latency_ms"]["p95"] for step in run["steps"]]
+        series = figures["series"]["data"]
+        assert [trace["y"] for trace in series] == [s["series"]["tps"] for s in run["steps"]]
+
+
+def test_campaign_figures_have_a_line_per_variant(committed_runs):
+    for summary in summarize_campaigns([run for _, run in committed_runs]):
+        for workload in summary["workloads"]:
+            figure = json.loads(campaign_figures(workload)["tps"].to_json())
+            assert [trace["name"] for trace in figure["data"]] == workload["variants"]
+
+
+def test_figure_json_is_small_plain_and_deterministic(committed_runs):
+    first = hugo_inputs(committed_runs)
+    second = hugo_inputs(committed_runs)
+    assert first == second
+    figures = {rel: content for rel, content in first.items() if rel.startswith("assets/figures/")}
+    assert figures
+    for rel, content in figures.items():
+        text = content.decode()
+        # Plain lists, not base64 typed arrays; no 7 KB default template in every file.
+        assert "bdata" not in text, rel
+        assert "colorway" not in text, rel
+
+
+def test_generated_downloads_are_the_run_files(committed_runs):
+    files = hugo_inputs(committed_runs)
+    for path, run in committed_runs:
+        assert files[f"static/runs/{run['id']}/run.json"] == path.read_bytes()
+        assert files[f"static/runs/{run['id']}/my.cnf"].decode() == run["server"]["my_cnf"]
+
+
+def test_vendored_plotly_js_matches_plotly_py(committed_runs):
+    vendored = hugo_inputs(committed_runs)["assets/vendor/plotly.min.js"]
+    header = re.search(rb"plotly\.js v(\d+\.\d+\.\d+)", vendored[:200])
+    assert header is not None
+    assert header.group(1).decode() == plotly.offline.get_plotlyjs_version()

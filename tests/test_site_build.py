@@ -1,0 +1,132 @@
+"""build_site on the committed data/: real Hugo, --panicOnWarning, then inspect the output."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+import generator
+from generator._hugo import hugo_binary, overlay_mounts, run_build
+
+pytestmark = pytest.mark.site
+
+REPO = Path(__file__).resolve().parents[1]
+ADAPTER_SECTIONS = ("runs", "campaigns")
+
+
+def test_hugo_is_installed():
+    # A missing Hugo must fail the suite, not skip it: CI installs it.
+    assert hugo_binary().is_file()
+
+
+def test_every_run_and_campaign_is_published(built_site, committed_runs):
+    report, public = built_site
+    assert report.runs == len(committed_runs)
+    assert report.pages > report.runs
+    assert str(report).startswith(f"built {report.pages} pages")
+    for path, run in committed_runs:
+        page = public / "runs" / run["id"] / "index.html"
+        assert run["id"] in page.read_text()
+        assert (public / "runs" / run["id"] / "run.json").read_bytes() == path.read_bytes()
+        assert (public / "runs" / run["id"] / "my.cnf").read_text() == run["server"]["my_cnf"]
+        campaign_page = public / "campaigns" / run["campaign"]["id"] / "index.html"
+        assert f'href="/runs/{run["id"]}/"' in campaign_page.read_text()
+    assert (public / "posts" / "index.html").is_file()
+    assert (public / "index.html").is_file()
+    schema = json.loads((public / "schema" / "run-v1.schema.json").read_text())
+    assert schema["title"].startswith("mybench run document")
+
+
+def test_every_chart_placeholder_points_at_a_published_figure(built_site):
+    _, public = built_site
+    for page in public.rglob("index.html"):
+        html = page.read_text()
+        for rest in html.split('data-plotly-src="')[1:]:
+            figure = public / rest.split('"', 1)[0].lstrip("/")
+            assert json.loads(figure.read_text())["data"], figure
+            assert "<table" in rest.split("</figure>", 1)[0], f"{page}: chart without data table"
+
+
+def test_adapter_sections_hold_no_markdown_pages():
+    # A .md page beside an adapter page of the same path is dropped silently by Hugo.
+    for section in ADAPTER_SECTIONS:
+        stray = [p.name for p in (REPO / "content" / section).glob("**/*.md")]
+        assert stray in ([], ["_index.md"]), (section, stray)
+
+
+def test_a_broken_run_file_stops_the_build(tmp_path, committed_runs):
+    data = tmp_path / "data"
+    shutil.copytree(REPO / "data" / "runs", data / "runs")
+    broken_path = data / "runs" / committed_runs[0].path.name
+    broken = json.loads(broken_path.read_text())
+    broken["server"]["version"] = 11
+    broken_path.write_text(json.dumps(broken))
+    destination = tmp_path / "public"
+    with pytest.raises(generator.InvalidData) as raised:
+        generator.build_site([data], tmp_path / "build", destination)
+    assert raised.value.problems
+    for problem in raised.value.problems:
+        assert problem.file == str(broken_path)
+    assert "$.server.version" in {problem.path for problem in raised.value.problems}
+    assert not destination.exists()
+
+
+def test_the_same_run_in_two_data_dirs_is_a_problem(tmp_path, committed_runs):
+    with pytest.raises(generator.InvalidData) as raised:
+        generator.build_site([REPO / "data", REPO / "data"], tmp_path / "build", tmp_path / "pub")
+    assert any(problem.path == "$.id" for problem in raised.value.problems)
+    assert not (tmp_path / "pub").exists()
+
+
+def _build_with_article(tmp_path: Path, body: str) -> Path:
+    """Build the repo's data plus one extra article (in a copy of content/); returns public/."""
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    article = content / "posts" / "probe" / "index.md"
+    article.parent.mkdir(parents=True)
+    article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
+    generator.build_site([REPO / "data"], tmp_path / "build", tmp_path / "unused")
+    mounts = [
+        {**mount, "source": str(content)} if mount["target"] == "content" else mount
+        for mount in overlay_mounts([REPO / "data"], tmp_path / "build")
+    ]
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(json.dumps({"module": {"mounts": mounts}}))
+    run_build(overlay, tmp_path / "public", "/")
+    return tmp_path / "public"
+
+
+def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_runs):
+    run = committed_runs[0].doc
+    campaign, workload = run["campaign"]["id"], run["workload"]["name"]
+    public = _build_with_article(
+        tmp_path,
+        f"""{{{{< chart run="{run["id"]}" fig="tps" >}}}}
+{{{{< chart campaign="{campaign}" workload="{workload}" fig="latency" >}}}}
+{{{{< ratios campaign="{campaign}" workload="{workload}" >}}}}
+{{{{< configdiff campaign="{campaign}" >}}}}
+{{{{< mycnf run="{run["id"]}" >}}}}
+{{{{< repro run="{run["id"]}" >}}}}""",
+    )
+    html = (public / "posts" / "probe" / "index.html").read_text()
+    assert html.count("data-plotly-src=") == 2
+    assert "js/charts." in html and "js/copy." in html
+    assert f"/runs/{run['id']}/my.cnf" in html
+    assert run["reproduce"]["harness_command"].split()[0] in html
+    assert "relative to" in html
+    # Pages without charts ship no chart loader.
+    assert "js/charts." not in (public / "posts" / "index.html").read_text()
+
+
+def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch):
+    monkeypatch.setenv("HUGO_PARAMS_DESCRIPTION", "inherited HUGO_ variables are stripped")
+    with pytest.raises(generator.HugoError) as raised:
+        _build_with_article(tmp_path, '{{< chart run="no-such-run" fig="tps" >}}')
+    message = str(raised.value)
+    assert "\n" not in message
+    assert 'no run "no-such-run"' in message
+    assert "probe/index.md:5" in message
+    assert "inherited" not in (tmp_path / "unused" / "index.html").read_text()
