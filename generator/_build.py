@@ -21,9 +21,13 @@ class BuildReport:
 
     def __str__(self) -> str:
         return (
-            f"built {self.pages} pages from {self.runs} runs in {self.campaigns} campaigns "
-            f"in {self.seconds:.1f}s -> {self.destination}"
+            f"built {_count(self.pages, 'page')} from {_count(self.runs, 'run')} in "
+            f"{_count(self.campaigns, 'campaign')} in {self.seconds:.1f}s -> {self.destination}"
         )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def generate(data_dirs: list[Path], build_dir: Path) -> tuple[int, int, Path]:

@@ -56,11 +56,14 @@ def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict]:
 
 
 def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
-    overlay = Path(build_dir) / OVERLAY_NAME
-    overlay.write_text(
-        json.dumps({"module": {"mounts": overlay_mounts(data_dirs, build_dir)}}, indent=1) + "\n"
-    )
-    return overlay.resolve()
+    """Write the overlay config; left untouched when unchanged, since `hugo server` does a full
+    rebuild whenever a config file's mtime moves."""
+    overlay = (Path(build_dir) / OVERLAY_NAME).resolve()
+    text = json.dumps({"module": {"mounts": overlay_mounts(data_dirs, build_dir)}}, indent=1)
+    if not overlay.is_file() or overlay.read_text() != text + "\n":
+        overlay.parent.mkdir(parents=True, exist_ok=True)
+        overlay.write_text(text + "\n")
+    return overlay
 
 
 def hugo_env() -> dict[str, str]:

@@ -26,7 +26,7 @@ def test_every_run_and_campaign_is_published(built_site, committed_runs):
     report, public = built_site
     assert report.runs == len(committed_runs)
     assert report.pages > report.runs
-    assert str(report).startswith(f"built {report.pages} pages")
+    assert str(report).startswith(f"built {report.pages} pages from")
     for path, run in committed_runs:
         page = public / "runs" / run["id"] / "index.html"
         assert run["id"] in page.read_text()
@@ -122,7 +122,7 @@ def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_r
 
 
 def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch):
-    monkeypatch.setenv("HUGO_PARAMS_DESCRIPTION", "inherited HUGO_ variables are stripped")
+    monkeypatch.setenv("HUGO_TITLE", "inherited HUGO_ variables are stripped")
     with pytest.raises(generator.HugoError) as raised:
         _build_with_article(tmp_path, '{{< chart run="no-such-run" fig="tps" >}}')
     message = str(raised.value)
