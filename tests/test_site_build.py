@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -130,3 +131,14 @@ def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch)
     assert 'no run "no-such-run"' in message
     assert "probe/index.md:5" in message
     assert "inherited" not in (tmp_path / "unused" / "index.html").read_text()
+
+
+def test_internal_links_resolve(built_site):
+    _, public = built_site
+    broken = []
+    for page in public.rglob("*.html"):
+        for target in re.findall(r'(?:href|src|data-plotly-src)="(/[^"#?]*)', page.read_text()):
+            path = public / target.lstrip("/")
+            if not (path.is_file() or (path / "index.html").is_file()):
+                broken.append(f"{page.relative_to(public)} -> {target}")
+    assert not broken
