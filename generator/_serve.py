@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 from generator._build import generate
-from generator._errors import InvalidData
+from generator._errors import HugoError, InvalidData
 from generator._hugo import hugo_command, hugo_env
 
 POLL_SECONDS = 1.0
@@ -57,6 +57,9 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
                 _regenerate(data_dirs, build_dir)
     except KeyboardInterrupt:
         pass
+    else:
+        # Hugo has already printed why (port taken, broken template) on the console.
+        raise HugoError(f"hugo server stopped with exit status {hugo.returncode}")
     finally:
         if hugo.poll() is None:
             hugo.terminate()
