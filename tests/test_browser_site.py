@@ -102,3 +102,15 @@ def test_pages_render_every_chart(built_site, site_url, browser, tmp_path_factor
             page.screenshot(path=shots / f"{kind}.png", full_page=True)
         page.close()
     print(f"screenshots in {shots}")
+
+
+def test_runs_filter_hides_rows_without_the_words(site_url, browser, committed_runs):
+    page = browser.new_page()
+    page.goto(site_url + "/runs/")
+    rows = page.locator("#all-runs tbody tr")
+    assert rows.count() == len(committed_runs)
+    page.fill("input[data-filter-target]", "no-such-word")
+    assert page.locator("#all-runs tbody tr:visible").count() == 0
+    page.fill("input[data-filter-target]", "")
+    assert page.locator("#all-runs tbody tr:visible").count() == len(committed_runs)
+    page.close()
