@@ -83,7 +83,7 @@ def main() -> None:
             pages = run_build(overlay, public, "/")
             generate_s.append(generated - started)
             hugo_s.append(time.perf_counter() - generated)
-        print(f"{runs} runs, {campaigns} campaigns, {pages} pages (hugo {hugo_version()})")
+        print(f"runs {runs}, campaigns {campaigns}, pages {pages} (hugo {hugo_version()})")
         print(
             f"generator {statistics.median(generate_s):.2f}s + hugo "
             f"{statistics.median(hugo_s):.2f}s (median of {args.repeat}, "
