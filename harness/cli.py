@@ -72,6 +72,8 @@ def run_campaign(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadi
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
     run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir)
+    for note in run.check():
+        console.print(note, markup=False)
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task(campaign.name, total=run.total_steps())

@@ -6,12 +6,15 @@ with its completed steps and status "partial"; Ctrl-C stops what was started and
 
 from __future__ import annotations
 
+import re
 import subprocess
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+
+import pymysql
 
 import contract
 from harness import __version__, hostinfo, monitor, mycnf, sysbench
@@ -20,6 +23,17 @@ from harness.errors import ServerGoneError, UserError
 from harness.sandbox import Binaries, Sandbox, preflight
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+# Variables that can hold a credential (report_password, wsrep_sst_auth, ...): recorded as
+# "<redacted>" when set, so a run document can be published as it is.
+SECRET_VARIABLE = re.compile(r"(password|_auth)$")
+REDACTED = "<redacted>"
+
+
+def redact_secrets(variables: dict[str, str]) -> dict[str, str]:
+    return {
+        name: REDACTED if value and SECRET_VARIABLE.search(name) else value
+        for name, value in variables.items()
+    }
 
 
 def utc_now() -> str:
@@ -58,9 +72,8 @@ def server_product(version_string: str, version_comment: str) -> str:
 def describe_server(sandbox: Sandbox) -> dict[str, object]:
     with sandbox.connect() as conn, conn.cursor() as cursor:
         cursor.execute("SHOW GLOBAL VARIABLES")
-        variables = {
-            name: "" if value is None else str(value) for name, value in cursor.fetchall()
-        }
+        rows = cursor.fetchall()
+    variables = redact_secrets({name: "" if value is None else str(value) for name, value in rows})
     version_string = variables.get("version", "")
     comment = variables.get("version_comment", "")
     return {
@@ -97,6 +110,13 @@ class CampaignRun:
     campaign_id: str = ""
     written: list[Path] = field(default_factory=list)
     incomplete: list[str] = field(default_factory=list)  # ids of partial or failed runs
+    # Set by check():
+    sysbench: str = ""
+    tool_version: str = ""
+    binaries: dict[str, Binaries] = field(default_factory=dict)
+    tuned: dict[str, str] = field(
+        default_factory=dict
+    )  # variant label -> my.cnf without placement
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         several = len(self.campaign.servers) > 1
@@ -113,33 +133,41 @@ class CampaignRun:
             * len(self.campaign.sweep.threads)
         )
 
-    def execute(self) -> list[Path]:
-        campaign = self.campaign
-        binary = sysbench.sysbench_binary()
-        tool_version = sysbench.sysbench_version(binary)
-        if tool_version != sysbench.SUPPORTED_VERSION:
-            self.progress.on_note(
-                f"sysbench {tool_version} found; outputs are parsed as {sysbench.SUPPORTED_VERSION}"
+    def check(self) -> list[str]:
+        """Everything that can be refused before a server starts: tools, binaries, and each
+        variant's my.cnf as parsed by its server binary. Returns notes worth printing."""
+        notes = []
+        self.sysbench = sysbench.sysbench_binary()
+        self.tool_version = sysbench.sysbench_version(self.sysbench)
+        if self.tool_version != sysbench.SUPPORTED_VERSION:
+            notes.append(
+                f"sysbench {self.tool_version} found; its output is parsed as"
+                f" {sysbench.SUPPORTED_VERSION}'s"
             )
-        binaries = {server.label: Binaries.find(server.basedir) for server in campaign.servers}
-        planned = self.variant_labels()
-        tuned = {
+        campaign = self.campaign
+        self.binaries = {s.label: Binaries.find(s.basedir) for s in campaign.servers}
+        self.tuned = {
             label: mycnf.apply_variant(campaign.base_mycnf, variant.label, variant.options)
-            for _, variant, label in planned
+            for _, variant, label in self.variant_labels()
         }
-        for server, _, label in planned:
-            preflight(binaries[server.label], tuned[label], label)
+        for server, _, label in self.variant_labels():
+            preflight(self.binaries[server.label], self.tuned[label], label)
+        return notes
 
+    def execute(self) -> list[Path]:
+        """Run every planned variant; call check() first."""
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        self.campaign_id = f"{campaign.name}-{stamp}"
+        self.campaign_id = f"{self.campaign.name}-{stamp}"
+        planned = self.variant_labels()
         order = [label for _, _, label in planned]
         for server, _, label in planned:
             workdir = self.workdir / self.campaign_id / label
-            with Sandbox(binaries[server.label], workdir, tuned[label], self.keep_datadir) as box:
+            binaries = self.binaries[server.label]
+            with Sandbox(binaries, workdir, self.tuned[label], self.keep_datadir) as box:
                 server_doc = describe_server(box)
                 host_doc = hostinfo.collect_host(box.datadir)
-                for workload in campaign.workloads:
-                    run = WorkloadRun(self, box, label, order, workload, binary, tool_version)
+                for workload in self.campaign.workloads:
+                    run = WorkloadRun(self, box, label, order, workload)
                     run.document["server"] = server_doc
                     run.document["host"] = host_doc
                     server_died = run.execute()
@@ -158,13 +186,12 @@ class WorkloadRun:
     variant: str
     variant_order: list[str]
     workload: Workload
-    binary: str
-    tool_version: str
     document: dict = field(init=False)
 
     def __post_init__(self) -> None:
         campaign = self.owner.campaign
         self.target = sysbench.Target(self.sandbox.socket_path)
+        self.binary = self.owner.sysbench
         self.document = {
             "schema_version": contract.SCHEMA_VERSION,
             "id": f"{self.owner.campaign_id}.{self.variant}.{self.workload.label}",
@@ -183,7 +210,7 @@ class WorkloadRun:
             "harness": harness_identity(),
             "workload": {
                 "tool": "sysbench",
-                "tool_version": self.tool_version,
+                "tool_version": self.owner.tool_version,
                 "name": self.workload.label,
                 "script": self.workload.test,
                 "options": sysbench.workload_options(self.workload),
@@ -224,12 +251,9 @@ class WorkloadRun:
             self._sweep()
             self._cleanup()
             document["status"] = "complete"
-        except ServerGoneError as exc:
-            self._mark(f"server exited during the run: {exc}")
-            return True
-        except sysbench.SysbenchFailed as exc:
+        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
             if not self.sandbox.alive():
-                self._mark(f"server exited during the run: {exc}")
+                self._mark(f"server exited during the run: {self.sandbox.exit_summary()}")
                 return True
             self._mark(str(exc))
         except KeyboardInterrupt:

@@ -202,8 +202,14 @@ class Sandbox:
 
     def check_alive(self) -> None:
         if not self.alive():
-            lines = error_lines(self.error_log.read_text(errors="replace"))
-            raise ServerGoneError("; ".join(lines[-3:]) or "mariadbd exited")
+            raise ServerGoneError(self.exit_summary())
+
+    def exit_summary(self) -> str:
+        """Why the server is gone, in one line: the signal or exit code, and its last errors."""
+        code = self._process.poll() if self._process else None
+        cause = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
+        lines = error_lines(self.error_log.read_text(errors="replace"), limit=2)
+        return "; ".join([f"mariadbd {cause}", *lines])
 
     def stop(self) -> None:
         """SHUTDOWN cleanly, then SIGKILL only if it hangs; always leaves no process behind."""

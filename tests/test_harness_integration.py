@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
@@ -124,7 +123,7 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
         assert all("--rand-type=uniform" in c for c in sysbench_commands)
         assert any(c.endswith(" prepare") for c in sysbench_commands)
         assert sum(c.endswith(" run") for c in sysbench_commands) == 2
-        assert "password" not in json.dumps(run).lower().replace("password_", "")
+        assert not any("password" in command for command in commands)
 
     assert servers_under(workdir) == []
     assert not (workdir / runs[0]["campaign"]["id"] / "binlog" / "datadir").exists()
@@ -206,13 +205,13 @@ def test_server_death_marks_the_run_partial_and_keeps_steps(tmp_path):
     (server,) = servers_under(workdir)
     os.kill(int(server.split()[0]), signal.SIGKILL)
     _, rest = process.communicate(timeout=120)
-    assert process.returncode == 2
+    assert process.returncode == 2, rest
     assert "did not complete" in rest
 
     runs, problems = contract.validate_dir(data)
     assert problems == []
     (run,) = runs  # the second workload never started: its server was gone
     assert run["status"] == "partial"
-    assert run["status_reason"].startswith("server exited during the run")
+    assert run["status_reason"] == "server exited during the run: mariadbd killed by signal 9"
     assert run["steps"][0]["threads"] == 1
     assert servers_under(workdir) == []
