@@ -79,6 +79,7 @@ def os_delta(before: OsSample, after: OsSample) -> dict[str, float]:
         "cpu_system_pct": pct("system", "irq", "softirq"),
         "cpu_iowait_pct": pct("iowait"),
         "cpu_idle_pct": pct("idle"),
+        "cpu_steal_pct": pct("steal"),
         "context_switches_per_s": round(
             (after.context_switches - before.context_switches) / seconds, 1
         ),
