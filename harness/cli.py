@@ -20,7 +20,7 @@ from harness.errors import ServerStartError, UserError
 from harness.runner import PROJECT_ROOT, CampaignRun
 from harness.runner import Progress as RunProgress
 
-console = Console(stderr=True, highlight=False)
+console = Console(stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_DATA = PROJECT_ROOT / "data"
 DEFAULT_WORKDIR = PROJECT_ROOT / ".scratch" / "sandboxes"
 DEFAULT_BUILD = PROJECT_ROOT / "build"

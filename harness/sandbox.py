@@ -25,6 +25,7 @@ from harness.errors import ServerGoneError, ServerStartError, UserError
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
 ERROR_LINE = re.compile(r"\[(ERROR|FATAL)\]|unknown (variable|option)|Aborting", re.IGNORECASE)
+LOGGED_ERROR = re.compile(r"\[(ERROR|FATAL)\]")
 PORT_TAKEN = re.compile(r"Can't start server: Bind on TCP/IP port|Address already in use")
 MAX_PORT_ATTEMPTS = 3
 
@@ -247,6 +248,10 @@ def preflight(binaries: Binaries, tuned_mycnf: str, label: str) -> None:
             capture_output=True,
             text=True,
         )
-    if result.returncode != 0:
-        lines = error_lines(result.stdout + result.stderr)
+    # A bad value for a plugin's option (InnoDB's among them) is logged as [ERROR] while the
+    # exit code stays 0, so the log lines decide, not only the exit code.
+    output = result.stdout + result.stderr
+    logged = [line for line in output.splitlines() if LOGGED_ERROR.search(line)]
+    if result.returncode != 0 or logged:
+        lines = logged or error_lines(output)
         raise ServerStartError(f"variant {label}: {binaries.server} rejects its my.cnf", lines)

@@ -61,14 +61,23 @@ def write_campaign(
     return path
 
 
-def cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "harness.cli", *args],
-        capture_output=True,
-        text=True,
-        check=False,
-        env=env,
-        timeout=300,
+def mybench_run(tmp_path: Path, campaign: Path) -> list[str]:
+    """`mybench run` with results in tmp_path/data and sandboxes in tmp_path/work."""
+    return [sys.executable, "-m", "harness.cli", "run", str(campaign),
+            "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
+
+
+def run_cli(
+    tmp_path: Path, campaign: Path, env: dict | None = None
+) -> subprocess.CompletedProcess:
+    argv = mybench_run(tmp_path, campaign)
+    return subprocess.run(argv, capture_output=True, text=True, check=False, env=env, timeout=300)
+
+
+def start_cli(tmp_path: Path, campaign: Path, **popen: object) -> subprocess.Popen:
+    argv = mybench_run(tmp_path, campaign)
+    return subprocess.Popen(
+        argv, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, **popen
     )
 
 
@@ -95,9 +104,7 @@ def wait_for_line(process: subprocess.Popen, needle: str, timeout: float = 120) 
 
 def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
-    result = cli(
-        "run", str(write_campaign(tmp_path)), "--data", str(data), "--workdir", str(workdir)
-    )
+    result = run_cli(tmp_path, write_campaign(tmp_path))
     assert result.returncode == 0, result.stderr
 
     runs, problems = contract.validate_dir(data)
@@ -132,14 +139,7 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
 def test_rejected_option_quotes_the_server_and_runs_nothing(tmp_path):
     variants = "[variants.bad]\noptions = { innodb_bogus_knob = 1 }\n"
     data, workdir = tmp_path / "data", tmp_path / "work"
-    result = cli(
-        "run",
-        str(write_campaign(tmp_path, variants)),
-        "--data",
-        str(data),
-        "--workdir",
-        str(workdir),
-    )
+    result = run_cli(tmp_path, write_campaign(tmp_path, variants))
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert lines[0] == "error: variant bad: /usr/sbin/mariadbd rejects its my.cnf"
@@ -149,22 +149,23 @@ def test_rejected_option_quotes_the_server_and_runs_nothing(tmp_path):
 
 def test_bad_value_is_rejected_before_start(tmp_path):
     variants = '[variants.bad]\noptions = { innodb_buffer_pool_size = "lots" }\n'
-    result = cli("run", str(write_campaign(tmp_path, variants)), "--data", str(tmp_path / "d"))
+    result = run_cli(tmp_path, write_campaign(tmp_path, variants))
     assert result.returncode == 2
-    assert "Unknown suffix" in result.stderr or "Error while setting value" in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == "error: variant bad: /usr/sbin/mariadbd rejects its my.cnf"
+    assert "Unknown suffix 'l' used for variable 'innodb-buffer-pool-size'" in lines[1]
+    assert not (tmp_path / "work").exists()  # refused before any datadir was made
 
 
 def test_missing_sysbench_names_the_package(tmp_path):
     env = {**os.environ, "PATH": str(tmp_path)}
-    result = cli("run", str(write_campaign(tmp_path)), "--data", str(tmp_path / "d"), env=env)
+    result = run_cli(tmp_path, write_campaign(tmp_path), env=env)
     assert result.returncode == 2
     assert result.stderr.strip() == "error: sysbench not found on PATH (Debian package 'sysbench')"
 
 
 def test_missing_server_binary_names_the_basedir(tmp_path):
-    result = cli(
-        "run", str(write_campaign(tmp_path, basedir=str(tmp_path))), "--data", str(tmp_path / "d")
-    )
+    result = run_cli(tmp_path, write_campaign(tmp_path, basedir=str(tmp_path)))
     assert result.returncode == 2
     assert result.stderr.strip() == f"error: mariadbd not found under {tmp_path}"
 
@@ -172,12 +173,8 @@ def test_missing_server_binary_names_the_basedir(tmp_path):
 def test_ctrl_c_keeps_completed_steps_and_stops_the_server(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
     campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "harness.cli", "run", str(campaign), "--data", str(data),
-         "--workdir", str(workdir)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-        start_new_session=True,  # its own process group, signalled like a terminal's Ctrl-C
-    )  # fmt: skip
+    # Its own process group, signalled as a terminal's Ctrl-C signals the foreground group.
+    process = start_cli(tmp_path, campaign, start_new_session=True)
     wait_for_line(process, "binlog / rw / 2 thr:")
     os.killpg(process.pid, signal.SIGINT)
     _, rest = process.communicate(timeout=120)
@@ -196,11 +193,7 @@ def test_ctrl_c_keeps_completed_steps_and_stops_the_server(tmp_path):
 def test_server_death_marks_the_run_partial_and_keeps_steps(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
     campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "harness.cli", "run", str(campaign), "--data", str(data),
-         "--workdir", str(workdir)],
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
-    )  # fmt: skip
+    process = start_cli(tmp_path, campaign)
     wait_for_line(process, "binlog / rw / 1 thr:")
     (server,) = servers_under(workdir)
     os.kill(int(server.split()[0]), signal.SIGKILL)
