@@ -6,8 +6,10 @@ with its completed steps and status "partial"; Ctrl-C stops what was started and
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -133,6 +135,23 @@ class CampaignRun:
             * len(self.campaign.sweep.threads)
         )
 
+    def publish(self, document: dict) -> None:
+        """Write a run document; when the results directory cannot take it (a full disk, a
+        read-only mount) the measurements go to the temp directory instead of being lost."""
+        runs_dir = self.data_dir / "runs"
+        try:
+            self.written.append(contract.write_run(document, runs_dir))
+        except contract.RunExistsError as exc:
+            raise UserError(str(exc)) from None
+        except OSError as exc:
+            rescue = Path(tempfile.gettempdir()) / f"{document['id']}.json"
+            cause = f"{runs_dir}: cannot write run {document['id']} ({exc.strerror or exc})"
+            try:
+                rescue.write_text(json.dumps(document, indent=1) + "\n")
+            except OSError:
+                raise UserError(f"{cause}; it could not be saved elsewhere either") from None
+            raise UserError(f"{cause}; saved to {rescue}, move it into {runs_dir} later") from None
+
     def check(self) -> list[str]:
         """Everything that can be refused before a server starts: tools, binaries, and each
         variant's my.cnf as parsed by its server binary. Returns notes worth printing."""
@@ -171,7 +190,7 @@ class CampaignRun:
                     run.document["server"] = server_doc
                     run.document["host"] = host_doc
                     server_died = run.execute()
-                    self.written.append(contract.write_run(run.document, self.data_dir / "runs"))
+                    self.publish(run.document)
                     if run.document["status"] != "complete":
                         self.incomplete.append(run.document["id"])
                     if server_died:
@@ -259,7 +278,7 @@ class WorkloadRun:
         except KeyboardInterrupt:
             self._mark("interrupted by Ctrl-C")
             document["ended_at"] = utc_now()
-            self.owner.written.append(contract.write_run(document, self.owner.data_dir / "runs"))
+            self.owner.publish(document)
             raise
         finally:
             document["ended_at"] = utc_now()

@@ -124,20 +124,26 @@ class Sandbox:
         self.stop()
 
     def start(self) -> None:
+        """Initialise and launch; whatever goes wrong (Ctrl-C included) leaves no server behind."""
         if self.workdir.exists() and any(self.workdir.iterdir()):
             raise UserError(f"{self.workdir}: sandbox work directory is not empty")
-        for attempt in range(MAX_PORT_ATTEMPTS):
-            self.port = free_loopback_port()
-            self._prepare_files()
-            try:
-                self._launch()
-                return
-            except ServerStartError as exc:
-                taken = any(PORT_TAKEN.search(line) for line in exc.log_lines)
-                if not taken or attempt == MAX_PORT_ATTEMPTS - 1:
+        try:
+            for attempt in range(MAX_PORT_ATTEMPTS):
+                # The port is free when probed but another program may take it before the
+                # server binds it; then the server says so and a new port is tried.
+                self.port = free_loopback_port()
+                self._prepare_files()
+                try:
+                    self._launch()
+                    return
+                except ServerStartError as exc:
+                    taken = any(PORT_TAKEN.search(line) for line in exc.log_lines)
+                    if not taken or attempt == MAX_PORT_ATTEMPTS - 1:
+                        raise
                     self._remove_files()
-                    raise
-                self._remove_files()
+        except BaseException:
+            self.stop()
+            raise
 
     def _prepare_files(self) -> None:
         (self.workdir / "tmp").mkdir(parents=True, exist_ok=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import contract
+from harness import sandbox
 
 pytestmark = pytest.mark.server
 
@@ -208,3 +210,23 @@ def test_server_death_marks_the_run_partial_and_keeps_steps(tmp_path):
     assert run["status_reason"] == "server exited during the run: mariadbd killed by signal 9"
     assert run["steps"][0]["threads"] == 1
     assert servers_under(workdir) == []
+
+
+def test_taken_port_is_reported_by_the_server_and_another_is_tried(tmp_path, monkeypatch):
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", 0))
+        squatter.listen()
+        taken = squatter.getsockname()[1]
+        first_pick = iter([taken])
+        real_pick = sandbox.free_loopback_port
+        monkeypatch.setattr(
+            sandbox, "free_loopback_port", lambda: next(first_pick, None) or real_pick()
+        )
+        binaries = sandbox.Binaries.find(Path("/usr"))
+        with sandbox.Sandbox(binaries, tmp_path / "box", "[mysqld]\n") as box:
+            assert box.port != taken
+            with box.connect() as conn, conn.cursor() as cursor:
+                cursor.execute("SELECT @@port")
+                assert cursor.fetchone()[0] == box.port
+        assert "Address already in use" in box.error_log.read_text()
+    assert servers_under(tmp_path) == []
