@@ -14,13 +14,14 @@ APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver 
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
-.PHONY: help demo test build serve validate lint system-packages venv clean
+.PHONY: help demo test build serve validate lint system-packages venv servers clean
 
 help:
 	@echo "make demo   - install what is missing, run the demo campaign, build the site"
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - validate data/ and build the site into site/public (BASE_URL=...)"
 	@echo "make serve  - preview the site with live reload"
+	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central into .servers/"
 
 system-packages:
 	@missing=$$(for p in $(APT_PACKAGES); do \
@@ -39,6 +40,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
 
+# A second server version for side-by-side campaigns and tests.
+servers:
+	tools/fetch-mariadb.sh 11.4.5
+
 demo: system-packages venv
 	env $(HUGO_UNSET) $(BIN)/mybench demo
 
@@ -55,7 +60,7 @@ lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: system-packages venv lint
+test: system-packages venv servers lint
 	PATH="$$(tools/ensure-go.sh):$$PATH" env $(HUGO_UNSET) $(BIN)/python -m pytest -q
 
 clean:

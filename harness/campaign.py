@@ -140,7 +140,8 @@ def load_campaign(path: Path) -> Campaign:
         title=raw["title"],
         description=raw.get("description", "").strip(),
         servers=[
-            Server(label, spec["kind"], Path(spec.get("basedir", "/usr")))
+            # A relative basedir is read from the campaign file's folder, like base_file.
+            Server(label, spec["kind"], (path.parent / spec.get("basedir", "/usr")).resolve())
             for label, spec in raw["servers"].items()
         ],
         base_mycnf=base_mycnf,

@@ -64,25 +64,45 @@ def collect_os() -> dict[str, object]:
     return {"hostname": platform.node(), "kernel": platform.release(), "os": pretty}
 
 
-def mount_of(path: Path) -> tuple[str | None, str | None]:
-    """(filesystem type, device) of the mount holding path: longest matching mount point."""
-    best = ("", None, None)
+def _read_first_line(path: str) -> str | None:
+    try:
+        return Path(path).read_text().splitlines()[0].strip()
+    except (OSError, IndexError):
+        return None  # a VM without cpufreq, a container without /sys/kernel/mm
+
+
+def collect_tuning() -> dict[str, object]:
+    """Kernel settings that move database numbers: the CPU governor and transparent hugepages."""
+    thp = _read_first_line("/sys/kernel/mm/transparent_hugepage/enabled")
+    if thp and "[" in thp:
+        thp = thp[thp.index("[") + 1 : thp.index("]")]  # "always [madvise] never" -> "madvise"
+    return {
+        "cpu_governor": _read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor"),
+        "transparent_hugepages": thp,
+    }
+
+
+def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
+    """(filesystem type, device, mount options) of the mount holding path: longest mount point."""
+    best = ("", None, None, None)
     resolved = str(path.resolve())
     for line in Path("/proc/self/mounts").read_text().splitlines():
-        device, mount_point, fstype, *_ = line.split()
+        device, mount_point, fstype, options, *_ = line.split()
         mount_point = mount_point.replace("\\040", " ")
         inside = resolved == mount_point or resolved.startswith(mount_point.rstrip("/") + "/")
         if inside and len(mount_point) >= len(best[0]):
-            best = (mount_point, fstype, device)
-    return best[1], best[2]
+            best = (mount_point, fstype, device, options)
+    return best[1], best[2], best[3]
 
 
 def collect_host(datadir: Path) -> dict[str, object]:
-    fstype, device = mount_of(datadir)
+    fstype, device, options = mount_of(datadir)
     return {
         **collect_os(),
         **collect_cpu(),
         **collect_memory(),
+        **collect_tuning(),
         "datadir_filesystem": fstype,
         "datadir_device": device,
+        "datadir_mount_options": options,
     }

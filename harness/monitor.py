@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 SECTOR_BYTES = 512  # /proc/diskstats counts 512-byte sectors whatever the device's block size
 CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
+BUSY_FIELDS = ("user", "nice", "system", "irq", "softirq")
+CLOCK_TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 
 def server_status(connection) -> dict[str, float]:
@@ -89,4 +92,27 @@ def os_delta(before: OsSample, after: OsSample) -> dict[str, float]:
         "write_kb_per_s": round(
             (after.sectors_written - before.sectors_written) * SECTOR_BYTES / 1024 / seconds, 1
         ),
+    }
+
+
+def per_operation(before: OsSample, after: OsSample, operations: int) -> dict[str, object]:
+    """Mark Callaghan's efficiency columns (cpu/o, cs/o, rKB/o, wKB/o) over one step.
+
+    Host-wide counters, like his vmstat/iostat: with sysbench on the same host the client's
+    share is included, which is what the reader of a small-server result needs to know.
+    """
+    operations = max(operations, 1)
+    busy_s = (
+        sum(after.cpu.get(n, 0) - before.cpu.get(n, 0) for n in BUSY_FIELDS) / CLOCK_TICKS_PER_S
+    )
+    read_kb = (after.sectors_read - before.sectors_read) * SECTOR_BYTES / 1024
+    write_kb = (after.sectors_written - before.sectors_written) * SECTOR_BYTES / 1024
+    return {
+        "op": "transaction",
+        "cpu_us": round(busy_s * 1e6 / operations, 2),
+        "context_switches": round(
+            (after.context_switches - before.context_switches) / operations, 3
+        ),
+        "read_kb": round(read_kb / operations, 4),
+        "write_kb": round(write_kb / operations, 4),
     }

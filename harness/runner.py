@@ -368,6 +368,7 @@ class WorkloadRun:
             "series": report.series,
             "server_status_delta": monitor.status_delta(status_before, status_after),
             "os": monitor.os_delta(os_before, os_after),
+            "per_op": monitor.per_operation(os_before, os_after, report.events),
         }
 
     def _cleanup(self) -> None:

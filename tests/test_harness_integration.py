@@ -115,6 +115,7 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
     for run in runs:
         assert run["status"] == "complete"
         assert run["server"]["product"] == "mariadb"
+        assert run["host"]["datadir_mount_options"]
         assert run["server"]["variables"]["log_bin"] == "ON"
         assert run["server"]["variables"]["sync_binlog"] == "1"
         assert "sync_binlog = 1" in run["server"]["my_cnf"]
@@ -127,6 +128,7 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
             assert step["latency_ms"]["p95"] <= step["latency_ms"]["p99"]
             # the server really did the work the client reports
             assert step["server_status_delta"]["Com_update"] >= step["events"]
+            assert step["per_op"]["cpu_us"] > 0 and step["per_op"]["op"] == "transaction"
         commands = [c["command"] for c in run["reproduce"]["commands"]]
         sysbench_commands = [c for c in commands if c.startswith("sysbench")]
         assert all("--rand-type=uniform" in c for c in sysbench_commands)
@@ -229,4 +231,43 @@ def test_taken_port_is_reported_by_the_server_and_another_is_tried(tmp_path, mon
                 cursor.execute("SELECT @@port")
                 assert cursor.fetchone()[0] == box.port
         assert "Address already in use" in box.error_log.read_text()
+    assert servers_under(tmp_path) == []
+
+
+MARIADB_11_4 = Path(__file__).parents[1] / ".servers" / "mariadb-11.4.5"  # make servers
+
+
+def test_two_server_versions_in_one_campaign(tmp_path):
+    assert (MARIADB_11_4 / "bin" / "mariadbd").exists(), "run `make servers` first"
+    campaign = tmp_path / "versions.toml"
+    campaign.write_text(f"""
+name = "versions"
+title = "Two versions"
+[servers.m1011]
+kind = "sandbox"
+[servers.m114]
+kind = "sandbox"
+basedir = "{MARIADB_11_4}"
+[mycnf]
+base = "[mysqld]\\ninnodb_buffer_pool_size = 64M\\n"
+[variants.base]
+[sweep]
+threads = [1]
+step_seconds = 2
+[workloads.ps]
+test = "oltp_point_select"
+tables = 1
+table_size = 2000
+""")
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    by_variant = {run["variant"]: run for run in runs}
+    assert sorted(by_variant) == ["m1011.base", "m114.base"]
+    assert by_variant["m1011.base"]["server"]["version"].startswith("10.11.")
+    assert by_variant["m114.base"]["server"]["version"] == "11.4.5"
+    assert by_variant["m114.base"]["server"]["basedir"] == str(MARIADB_11_4)
+    assert by_variant["m114.base"]["campaign"]["variant_order"] == ["m1011.base", "m114.base"]
+    assert all(run["steps"][0]["tps"] > 0 for run in runs)
     assert servers_under(tmp_path) == []
