@@ -68,12 +68,20 @@ def reported_errors() -> Iterator[None]:
         fail(str(exc))
 
 
-def run_campaign(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool) -> None:
+def run_campaign(
+    campaign_file: Path,
+    data_dir: Path,
+    workdir: Path,
+    keep_datadir: bool,
+    resume_id: str | None = None,
+) -> None:
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
-    run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir)
+    run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir, resume_id=resume_id)
     for note in run.check():
         console.print(note, markup=False)
+    resume_args = ["--data", str(data_dir), "--resume", run.campaign_id]
+    resume = shlex.join(["mybench", "run", str(campaign_file), *resume_args])
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with Progress(*columns, TimeRemainingColumn(), console=console) as bar:
         task = bar.add_task(campaign.name, total=run.total_steps())
@@ -93,11 +101,13 @@ def run_campaign(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadi
             bar.stop()
             for path in run.written:
                 console.print(f"kept {path}", markup=False)
-            fail("interrupted: servers stopped, completed steps kept (status partial)")
+            kept = "interrupted: servers stopped, completed steps kept (status partial)"
+            fail(f"{kept}; finish with: {resume}")
     for path in run.written:
         console.print(f"wrote {path}", markup=False)
     if run.incomplete:
-        fail(f"{len(run.incomplete)} run(s) did not complete: " + ", ".join(run.incomplete))
+        unfinished = f"{len(run.incomplete)} run(s) did not complete: {', '.join(run.incomplete)}"
+        fail(f"{unfinished}; retry them with: {resume}")
 
 
 def build_with(data_dirs: tuple[Path, ...], build_dir: Path, **hugo: object) -> str:
@@ -130,10 +140,18 @@ def main() -> None:
 @click.option(
     "--keep-datadir", is_flag=True, help="Keep each sandbox datadir after its server stops."
 )
-def run(campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool) -> None:
+@click.option(
+    "--resume",
+    "resume_id",
+    metavar="CAMPAIGN_ID",
+    help="Finish an interrupted campaign: keep its complete runs, run the rest under its id.",
+)
+def run(
+    campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool, resume_id: str | None
+) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
-        run_campaign(campaign_file, data_dir, workdir, keep_datadir)
+        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id)
 
 
 @main.command()

@@ -92,6 +92,15 @@ def describe_server(sandbox: Sandbox) -> dict[str, object]:
     }
 
 
+def unused_dir(path: Path) -> Path:
+    """path, or path-2, path-3 ... when an earlier attempt (kept for its error log) is there."""
+    candidate, attempt = path, 1
+    while candidate.exists():
+        attempt += 1
+        candidate = path.with_name(f"{path.name}-{attempt}")
+    return candidate
+
+
 @dataclass
 class Progress:
     """What the CLI shows; the runner only reports events."""
@@ -116,9 +125,10 @@ class CampaignRun:
     sysbench: str = ""
     tool_version: str = ""
     binaries: dict[str, Binaries] = field(default_factory=dict)
-    tuned: dict[str, str] = field(
-        default_factory=dict
-    )  # variant label -> my.cnf without placement
+    tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
+    resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
+    completed: set[tuple[str, str]] = field(default_factory=set)  # (variant label, workload)
+    used_ids: set[str] = field(default_factory=set)
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         several = len(self.campaign.servers) > 1
@@ -128,12 +138,46 @@ class CampaignRun:
             for variant in self.campaign.variants
         ]
 
+    def pending(self, label: str) -> list[Workload]:
+        return [w for w in self.campaign.workloads if (label, w.label) not in self.completed]
+
     def total_steps(self) -> int:
-        return (
-            len(self.variant_labels())
-            * len(self.campaign.workloads)
-            * len(self.campaign.sweep.threads)
-        )
+        workloads = sum(len(self.pending(label)) for _, _, label in self.variant_labels())
+        return workloads * len(self.campaign.sweep.threads)
+
+    def run_id(self, label: str, workload: str) -> str:
+        """<campaign id>.<variant>.<workload>; a re-run after a partial one gets .r2, .r3 ...
+        because a run file is never replaced."""
+        base = candidate = f"{self.campaign_id}.{label}.{workload}"
+        attempt = 1
+        while (
+            candidate in self.used_ids or (self.data_dir / "runs" / f"{candidate}.json").exists()
+        ):
+            attempt += 1
+            candidate = f"{base}.r{attempt}"
+        self.used_ids.add(candidate)
+        return candidate
+
+    def _plan_resume(self) -> list[str]:
+        campaign_id = self.resume_id or ""
+        if not campaign_id.startswith(f"{self.campaign.name}-"):
+            raise UserError(f"--resume {campaign_id}: not a campaign id of {self.campaign.name!r}")
+        runs, problems = contract.validate_dir(self.data_dir)
+        if problems:
+            raise UserError(f"--resume needs valid results first: {problems[0]}")
+        ours = [run for run in runs if run["campaign"]["id"] == campaign_id]
+        if not ours:
+            raise UserError(f"--resume {campaign_id}: no runs of it in {self.data_dir / 'runs'}")
+        self.completed = {
+            (run["variant"], run["workload"]["name"])
+            for run in ours
+            if run["status"] == "complete"
+        }
+        self.used_ids = {run["id"] for run in ours}
+        planned = len(self.variant_labels()) * len(self.campaign.workloads)
+        return [
+            f"resuming {campaign_id}: {len(self.completed)} of {planned} runs already complete"
+        ]
 
     def publish(self, document: dict) -> None:
         """Write a run document; when the results directory cannot take it (a full disk, a
@@ -171,21 +215,28 @@ class CampaignRun:
         }
         for server, _, label in self.variant_labels():
             preflight(self.binaries[server.label], self.tuned[label], label)
+        if self.resume_id:
+            self.campaign_id = self.resume_id
+            notes += self._plan_resume()
+        else:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            self.campaign_id = f"{self.campaign.name}-{stamp}"
         return notes
 
     def execute(self) -> list[Path]:
-        """Run every planned variant; call check() first."""
-        stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        self.campaign_id = f"{self.campaign.name}-{stamp}"
+        """Run every planned variant that has work left; call check() first."""
         planned = self.variant_labels()
         order = [label for _, _, label in planned]
         for server, _, label in planned:
-            workdir = self.workdir / self.campaign_id / label
+            workloads = self.pending(label)
+            if not workloads:
+                continue
+            workdir = unused_dir(self.workdir / self.campaign_id / label)
             binaries = self.binaries[server.label]
             with Sandbox(binaries, workdir, self.tuned[label], self.keep_datadir) as box:
                 server_doc = describe_server(box)
                 host_doc = hostinfo.collect_host(box.datadir)
-                for workload in self.campaign.workloads:
+                for workload in workloads:
                     run = WorkloadRun(self, box, label, order, workload)
                     run.document["server"] = server_doc
                     run.document["host"] = host_doc
@@ -213,7 +264,7 @@ class WorkloadRun:
         self.binary = self.owner.sysbench
         self.document = {
             "schema_version": contract.SCHEMA_VERSION,
-            "id": f"{self.owner.campaign_id}.{self.variant}.{self.workload.label}",
+            "id": self.owner.run_id(self.variant, self.workload.label),
             "campaign": {
                 "id": self.owner.campaign_id,
                 "name": campaign.name,

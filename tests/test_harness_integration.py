@@ -174,9 +174,9 @@ def test_missing_server_binary_names_the_basedir(tmp_path):
     assert result.stderr.strip() == f"error: mariadbd not found under {tmp_path}"
 
 
-def test_ctrl_c_keeps_completed_steps_and_stops_the_server(tmp_path):
+def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
-    campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
+    campaign = write_campaign(tmp_path, threads="[1, 2, 4]", seconds=2)
     # Its own process group, signalled as a terminal's Ctrl-C signals the foreground group.
     process = start_cli(tmp_path, campaign, start_new_session=True)
     wait_for_line(process, "binlog / rw / 2 thr:")
@@ -191,6 +191,31 @@ def test_ctrl_c_keeps_completed_steps_and_stops_the_server(tmp_path):
     assert run["status"] == "partial"
     assert run["status_reason"] == "interrupted by Ctrl-C"
     assert [step["threads"] for step in run["steps"]][:2] == [1, 2]
+    assert servers_under(workdir) == []
+    campaign_id = run["campaign"]["id"]
+    assert f"--resume {campaign_id}" in rest
+
+    resumed = subprocess.run(
+        [*mybench_run(tmp_path, campaign), "--resume", campaign_id],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert resumed.returncode == 0, resumed.stderr
+    assert "resuming" in resumed.stderr and "0 of 2 runs already complete" in resumed.stderr
+    runs, problems = contract.validate_dir(data)
+    assert problems == []
+    status_by_id = {run["id"]: run["status"] for run in runs}
+    assert status_by_id == {
+        f"{campaign_id}.binlog.rw": "partial",  # never replaced
+        f"{campaign_id}.binlog.rw.r2": "complete",
+        f"{campaign_id}.binlog.upd": "complete",
+    }
+
+    again = subprocess.run(
+        [*mybench_run(tmp_path, campaign), "--resume", campaign_id],
+        capture_output=True, text=True, check=False, timeout=300,
+    )  # fmt: skip
+    assert again.returncode == 0 and "2 of 2 runs already complete" in again.stderr
+    assert len(contract.validate_dir(data)[0]) == 3
     assert servers_under(workdir) == []
 
 
@@ -271,3 +296,22 @@ table_size = 2000
     assert by_variant["m114.base"]["campaign"]["variant_order"] == ["m1011.base", "m114.base"]
     assert all(run["steps"][0]["tps"] > 0 for run in runs)
     assert servers_under(tmp_path) == []
+
+
+def test_resume_of_an_unknown_campaign_is_refused(tmp_path):
+    campaign = write_campaign(tmp_path)
+    wrong = subprocess.run(
+        [*mybench_run(tmp_path, campaign), "--resume", "other-20260101-000000"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip() == (
+        "error: --resume other-20260101-000000: not a campaign id of 'tiny'"
+    )
+    (tmp_path / "data" / "runs").mkdir(parents=True)
+    missing = subprocess.run(
+        [*mybench_run(tmp_path, campaign), "--resume", "tiny-20260101-000000"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert missing.returncode == 2
+    assert "no runs of it in" in missing.stderr
