@@ -53,11 +53,13 @@ def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
     if doc["status"] == "complete" and not doc["steps"]:
         problems.append(Problem(file, "$.steps", "a complete run has no steps"))
     for index, step in enumerate(doc["steps"]):
-        lengths = {len(values) for values in step["series"].values()}
-        if len(lengths) > 1:
-            problems.append(
-                Problem(file, f"$.steps[{index}].series", "series have different lengths")
-            )
+        for where, series in (
+            ("series", step["series"]),
+            ("monitor.series", step.get("monitor", {}).get("series", {})),
+        ):
+            if len({len(values) for values in series.values()}) > 1:
+                path = f"$.steps[{index}].{where}"
+                problems.append(Problem(file, path, "series have different lengths"))
     return problems
 
 

@@ -5,6 +5,7 @@ build_dir/
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
   assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
   data/campaigns/<campaign>.json                        ratio tables and config diff (hugo.Data)
+  data/monitor/<run>.json                               per-step averages under the monitor charts
   static/runs/<run>/run.json, my.cnf                    stable download URLs
 """
 
@@ -18,6 +19,7 @@ import plotly
 from generator._compare import summarize_campaigns
 from generator._figures import campaign_figures, run_figures
 from generator._load import RunFile
+from generator._monitor import monitor_figures, step_averages
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 OWNED_SUBDIRS = ("assets", "data", "static")
@@ -35,8 +37,11 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         files[f"static/runs/{run['id']}/my.cnf"] = run["server"]["my_cnf"].encode()
         if not run["steps"]:
             continue
-        for name, figure in run_figures(run).items():
+        figures = {**run_figures(run), **monitor_figures(run)}
+        for name, figure in figures.items():
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
+        if averages := step_averages(run):
+            files[f"data/monitor/{run['id']}.json"] = _json_bytes(averages)
     for summary in summarize_campaigns([run for _, run in run_files]):
         files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
         for workload in summary["workloads"]:

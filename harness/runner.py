@@ -22,6 +22,8 @@ import contract
 from harness import __version__, hostinfo, monitor, mycnf, sysbench
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, UserError
+from harness.sampler import INTERVAL_S as sampler_interval_s
+from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox, preflight
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -400,9 +402,15 @@ class WorkloadRun:
         started_at = utc_now()
         with self.sandbox.connect() as conn:
             status_before = monitor.server_status(conn)
-        os_before = monitor.os_sample()
-        report, _ = sysbench.run_step(argv, threads)
-        os_after = monitor.os_sample()
+        with self.sandbox.connect() as sampler_connection:
+            sampler = StepSampler(sampler_connection, self.sandbox.pid)
+            sampler.start()
+            os_before = monitor.os_sample()
+            try:
+                report, _ = sysbench.run_step(argv, threads)
+            finally:
+                os_after = monitor.os_sample()
+                samples = sampler.stop()
         self.sandbox.check_alive()
         with self.sandbox.connect() as conn:
             status_after = monitor.server_status(conn)
@@ -420,6 +428,7 @@ class WorkloadRun:
             "server_status_delta": monitor.status_delta(status_before, status_after),
             "os": monitor.os_delta(os_before, os_after),
             "per_op": monitor.per_operation(os_before, os_after, report.events),
+            "monitor": {"interval_s": sampler_interval_s, "series": samples},
         }
 
     def _cleanup(self) -> None:

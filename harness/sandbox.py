@@ -204,6 +204,12 @@ class Sandbox:
             unix_socket=str(self.socket_path), user="root", database=database, autocommit=True
         )
 
+    @property
+    def pid(self) -> int:
+        if self._process is None:
+            raise ServerGoneError("mariadbd is not running")
+        return self._process.pid
+
     def alive(self) -> bool:
         return self._process is not None and self._process.poll() is None
 

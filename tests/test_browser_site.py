@@ -56,17 +56,26 @@ def browser():
 
 
 def _page_paths(public: Path) -> list[tuple[str, str]]:
-    """(page type, URL path) for one run, one campaign and every article."""
+    """(page type, URL path) for one run, one with monitoring charts, one campaign and every
+    article."""
 
     def first(section: str) -> str:
         pages = sorted(public.glob(f"{section}/*/index.html"))
         assert pages, f"no {section} page was built"
         return "/" + pages[0].parent.relative_to(public).as_posix() + "/"
 
+    monitored = [
+        page for page in sorted(public.glob("runs/*/index.html"))
+        if 'id="monitoring"' in page.read_text()
+    ]  # fmt: skip
+    assert monitored, "no run page with per-second monitoring was built"
+    monitored_path = "/" + monitored[0].parent.relative_to(public).as_posix() + "/"
     articles = sorted(public.glob("posts/*/index.html"))
-    return [("run", first("runs")), ("campaign", first("campaigns"))] + [
-        ("article", "/" + page.parent.relative_to(public).as_posix() + "/") for page in articles
-    ]
+    return [
+        ("run", first("runs")),
+        ("run-monitoring", monitored_path),
+        ("campaign", first("campaigns")),
+    ] + [("article", "/" + page.parent.relative_to(public).as_posix() + "/") for page in articles]
 
 
 def test_pages_render_every_chart(built_site, site_url, browser, tmp_path_factory):

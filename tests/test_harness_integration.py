@@ -129,6 +129,10 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
             # the server really did the work the client reports
             assert step["server_status_delta"]["Com_update"] >= step["events"]
             assert step["per_op"]["cpu_us"] > 0 and step["per_op"]["op"] == "transaction"
+            samples = step["monitor"]["series"]
+            assert len(samples["t"]) >= 1  # a 2 s step holds one or two one-second samples
+            assert samples["server_cpu_pct"][0] > 0 and samples["questions_per_s"][0] > 0
+            assert "checkpoint_age_kb" in samples and "history_list_length" in samples
         commands = [c["command"] for c in run["reproduce"]["commands"]]
         sysbench_commands = [c for c in commands if c.startswith("sysbench")]
         assert all("--rand-type=uniform" in c for c in sysbench_commands)

@@ -1,0 +1,47 @@
+"""Monitoring time lines and their data tables, from committed runs that carry step.monitor."""
+
+import json
+
+import pytest
+
+from generator._monitor import FAMILIES, monitor_figures, monitored_steps, step_averages
+
+
+@pytest.fixture(scope="module")
+def monitored_run(committed_runs) -> dict:
+    runs = [run_file.doc for run_file in committed_runs if monitored_steps(run_file.doc)]
+    assert runs, "no committed run has per-second monitoring"
+    return runs[0]
+
+
+def test_one_figure_per_family_with_every_step_on_one_axis(monitored_run):
+    figures = monitor_figures(monitored_run)
+    assert set(figures) == {f"monitor-{family}" for family in FAMILIES}
+    cpu = json.loads(figures["monitor-cpu"].to_json())
+    steps = monitored_steps(monitored_run)
+    assert [a["text"] for a in cpu["layout"]["annotations"]] == [
+        f"{step['threads']} thr" for step in steps
+    ]
+    server = next(trace for trace in cpu["data"] if trace["name"] == "server_cpu_pct")
+    samples = sum(len(step["monitor"]["series"]["t"]) for step in steps)
+    assert len(server["y"]) == samples + len(steps)  # one None between steps breaks the line
+    xs = [x for x in server["x"] if x is not None]
+    assert xs == sorted(xs)  # steps laid end to end
+
+
+def test_step_averages_are_the_means_of_the_samples(monitored_run):
+    tables = step_averages(monitored_run)
+    table = tables["monitor-cpu"]
+    column = table["metrics"].index("server_cpu_pct")
+    for step, row in zip(monitored_steps(monitored_run), table["rows"], strict=True):
+        samples = step["monitor"]["series"]["server_cpu_pct"]
+        assert row["threads"] == step["threads"]
+        assert row["values"][column] == round(sum(samples) / len(samples), 2)
+
+
+def test_runs_without_monitoring_get_no_monitor_figures(committed_runs):
+    bare = {
+        **committed_runs[0].doc,
+        "steps": [{**s, "monitor": None} for s in committed_runs[0].doc["steps"]],
+    }
+    assert monitor_figures(bare) == {} and step_averages(bare) == {}
