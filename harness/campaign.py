@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -33,6 +34,7 @@ class Server:
     label: str
     kind: str
     basedir: Path
+    cpus: tuple[int, ...] = ()  # empty: not pinned
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class Campaign:
     variants: list[Variant]
     sweep: Sweep
     workloads: list[Workload]
+    client_cpus: tuple[int, ...] = ()  # empty: not pinned
 
 
 @cache
@@ -86,6 +89,17 @@ def _sysbench_value(value: OptionValue) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+def _usable_cpus(path: Path, where: str, cpus: list[int]) -> tuple[int, ...]:
+    """CPUs this process may run on; pinning to any other would fail only at start."""
+    allowed = os.sched_getaffinity(0)
+    missing = sorted(set(cpus) - allowed)
+    if missing:
+        raise UserError(
+            f"{path}: [{where}]: CPU {missing[0]} is not available here {sorted(allowed)}"
+        )
+    return tuple(sorted(cpus))
 
 
 def load_campaign(path: Path) -> Campaign:
@@ -141,7 +155,12 @@ def load_campaign(path: Path) -> Campaign:
         description=raw.get("description", "").strip(),
         servers=[
             # A relative basedir is read from the campaign file's folder, like base_file.
-            Server(label, spec["kind"], (path.parent / spec.get("basedir", "/usr")).resolve())
+            Server(
+                label,
+                spec["kind"],
+                (path.parent / spec.get("basedir", "/usr")).resolve(),
+                _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
+            )
             for label, spec in raw["servers"].items()
         ],
         base_mycnf=base_mycnf,
@@ -156,4 +175,5 @@ def load_campaign(path: Path) -> Campaign:
             warmup_seconds=sweep.get("warmup_seconds", 0),
         ),
         workloads=workloads,
+        client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import subprocess
 import tempfile
 import time
@@ -19,7 +20,7 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness import __version__, hostinfo, monitor, mycnf, sysbench
+from harness import __version__, hostinfo, monitor, mycnf, pinning, sysbench
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, UserError
 from harness.sampler import INTERVAL_S as sampler_interval_s
@@ -90,6 +91,7 @@ def describe_server(sandbox: Sandbox) -> dict[str, object]:
         "sandbox": True,
         "my_cnf": sandbox.my_cnf_text,
         "my_cnf_options": mycnf.server_options(sandbox.tuned_mycnf),
+        "cpu_affinity": pinning.applied_cpus(sandbox.pid),
         "variables": variables,
     }
 
@@ -235,7 +237,8 @@ class CampaignRun:
                 continue
             workdir = unused_dir(self.workdir / self.campaign_id / label)
             binaries = self.binaries[server.label]
-            with Sandbox(binaries, workdir, self.tuned[label], self.keep_datadir) as box:
+            tuned = self.tuned[label]
+            with Sandbox(binaries, workdir, tuned, self.keep_datadir, cpus=server.cpus) as box:
                 server_doc = describe_server(box)
                 host_doc = hostinfo.collect_host(box.datadir)
                 for workload in workloads:
@@ -286,6 +289,7 @@ class WorkloadRun:
                 "name": self.workload.label,
                 "script": self.workload.test,
                 "options": sysbench.workload_options(self.workload),
+                "client_cpu_affinity": list(campaign.client_cpus) or None,
                 "data_bytes": None,
                 "rows_after_prepare": None,
             },
@@ -301,7 +305,12 @@ class WorkloadRun:
             },
             {
                 "purpose": "start the server",
-                "command": f"{binaries.server} --defaults-file=my.cnf &",
+                "command": shlex.join(
+                    pinning.pinned(
+                        [str(binaries.server), "--defaults-file=my.cnf"], self.sandbox.cpus
+                    )
+                )
+                + " &",
             },
             {
                 "purpose": "create the schema",
@@ -309,6 +318,9 @@ class WorkloadRun:
                 f" -e 'CREATE DATABASE {sysbench.DATABASE}'",
             },
         ]
+
+    def _client(self, argv: list[str]) -> list[str]:
+        return pinning.pinned(argv, self.owner.campaign.client_cpus)
 
     def _record(self, purpose: str, argv: list[str]) -> None:
         self.document["reproduce"]["commands"].append(
@@ -347,7 +359,7 @@ class WorkloadRun:
         with self.sandbox.connect() as conn, conn.cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {sysbench.DATABASE}")
             cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
-        argv = sysbench.prepare_argv(self.binary, workload, self.target)
+        argv = self._client(sysbench.prepare_argv(self.binary, workload, self.target))
         self._record("load the tables", argv)
         self.owner.progress.on_note(f"{self.variant} / {workload.label}: prepare")
         sysbench.execute(argv)
@@ -377,8 +389,10 @@ class WorkloadRun:
     def _sweep(self) -> None:
         sweep = self.owner.campaign.sweep
         if sweep.warmup_seconds:
-            argv = sysbench.run_argv(
-                self.binary, self.workload, self.target, sweep.threads[0], sweep.warmup_seconds
+            argv = self._client(
+                sysbench.run_argv(
+                    self.binary, self.workload, self.target, sweep.threads[0], sweep.warmup_seconds
+                )
             )
             self._record("warm up (not measured)", argv)
             sysbench.execute(argv)
@@ -387,8 +401,10 @@ class WorkloadRun:
                 time.sleep(sweep.sleep_seconds)
             self.sandbox.check_alive()
             self.owner.progress.on_step(f"{self.variant} / {self.workload.label} / {threads} thr")
-            argv = sysbench.run_argv(
-                self.binary, self.workload, self.target, threads, sweep.step_seconds
+            argv = self._client(
+                sysbench.run_argv(
+                    self.binary, self.workload, self.target, threads, sweep.step_seconds
+                )
             )
             self._record(f"measure at {threads} thread{'s' if threads > 1 else ''}", argv)
             step = self._measure(argv, threads)
@@ -432,6 +448,6 @@ class WorkloadRun:
         }
 
     def _cleanup(self) -> None:
-        argv = sysbench.cleanup_argv(self.binary, self.workload, self.target)
+        argv = self._client(sysbench.cleanup_argv(self.binary, self.workload, self.target))
         self._record("drop the tables", argv)
         sysbench.execute(argv)

@@ -21,6 +21,7 @@ import pymysql
 
 from harness import mycnf
 from harness.errors import ServerGoneError, ServerStartError, UserError
+from harness.pinning import pinned
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
@@ -80,6 +81,7 @@ class Sandbox:
     workdir: Path  # holds datadir/, my.cnf, error.log
     tuned_mycnf: str  # base + variant, without placement
     keep_datadir: bool = False
+    cpus: tuple[int, ...] = ()  # taskset -c for the server; empty: not pinned
     port: int = 0
     my_cnf_text: str = ""
     socket_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mybench-")))
@@ -175,7 +177,9 @@ class Sandbox:
 
     def _launch(self) -> None:
         self._process = subprocess.Popen(
-            [str(self.binaries.server), f"--defaults-file={self.defaults_file}"],
+            pinned(
+                [str(self.binaries.server), f"--defaults-file={self.defaults_file}"], self.cpus
+            ),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

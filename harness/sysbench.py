@@ -79,7 +79,7 @@ def command(
 
 def render(argv: list[str]) -> str:
     """A shell-ready command line, with the binary by name so it reads as a reader would type it."""
-    return shlex.join(["sysbench", *argv[1:]])
+    return shlex.join(["sysbench" if arg.endswith("/sysbench") else arg for arg in argv])
 
 
 class SysbenchFailed(Exception):

@@ -319,3 +319,27 @@ def test_resume_of_an_unknown_campaign_is_refused(tmp_path):
     )  # fmt: skip
     assert missing.returncode == 2
     assert "no runs of it in" in missing.stderr
+
+
+def test_server_and_client_pinned_to_separate_cpus(tmp_path):
+    campaign = write_campaign(tmp_path, threads="[1]", seconds=2)
+    text = campaign.read_text().replace('basedir = "/usr"', 'basedir = "/usr"\ncpus = [0]')
+    campaign.write_text(text + "\n[client]\ncpus = [1]\n")
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == [] and runs
+    for run in runs:
+        assert run["server"]["cpu_affinity"] == [0]  # read back from the kernel
+        assert run["workload"]["client_cpu_affinity"] == [1]
+        commands = [c["command"] for c in run["reproduce"]["commands"]]
+        assert any(c.startswith("taskset -c 0 /usr/sbin/mariadbd") for c in commands)
+        assert all(c.startswith("taskset -c 1 sysbench") for c in commands if "sysbench" in c)
+
+
+def test_pinning_to_a_cpu_this_machine_lacks_is_refused(tmp_path):
+    campaign = write_campaign(tmp_path)
+    campaign.write_text(campaign.read_text() + "\n[client]\ncpus = [4095]\n")
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 2
+    assert "[client.cpus]: CPU 4095 is not available here" in result.stderr
