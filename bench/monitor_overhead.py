@@ -16,6 +16,7 @@ from harness import sysbench
 from harness.campaign import Workload
 from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox
+from harness.sysbench_output import parse_run
 
 PAIRS = 5
 STEP_S = 5
@@ -36,11 +37,11 @@ def main() -> None:
         argv = sysbench.run_argv(binary, WORKLOAD, target, THREADS, STEP_S)
         plain, sampled, sampler_cpu = [], [], []
         for _ in range(PAIRS):
-            plain.append(sysbench.run_step(argv, THREADS)[0].tps)
+            plain.append(parse_run(sysbench.execute(argv), THREADS).tps)
             with box.connect() as conn:
                 sampler = StepSampler(conn, box.pid)
                 sampler.start()
-                sampled.append(sysbench.run_step(argv, THREADS)[0].tps)
+                sampled.append(parse_run(sysbench.execute(argv), THREADS).tps)
                 sampler.stop()
             sampler_cpu.append(100 * sampler.cpu_seconds / STEP_S)
     ratios = [b / a for a, b in zip(plain, sampled, strict=True)]

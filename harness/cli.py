@@ -135,7 +135,7 @@ def main() -> None:
     type=directory,
     default=DEFAULT_WORKDIR,
     show_default=".scratch/sandboxes/",
-    help="Where sandbox datadirs, my.cnf and error logs live.",
+    help="Where sandbox datadirs, my.cnf, error logs and run logs live.",
 )
 @click.option(
     "--keep-datadir", is_flag=True, help="Keep each sandbox datadir after its server stops."

@@ -26,6 +26,7 @@ from harness.errors import ServerGoneError, UserError
 from harness.sampler import INTERVAL_S as sampler_interval_s
 from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox, preflight
+from harness.sysbench_output import parse_run
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 # Variables that can hold a credential (report_password, wsrep_sst_auth, ...): recorded as
@@ -322,10 +323,26 @@ class WorkloadRun:
     def _client(self, argv: list[str]) -> list[str]:
         return pinning.pinned(argv, self.owner.campaign.client_cpus)
 
-    def _record(self, purpose: str, argv: list[str]) -> None:
-        self.document["reproduce"]["commands"].append(
-            {"purpose": purpose, "command": sysbench.render(argv)}
-        )
+    @property
+    def log_path(self) -> Path:
+        """The run's log: every sysbench command and its full output, next to my.cnf and the
+        server's error log in the sandbox work directory."""
+        return self.sandbox.workdir / f"{self.workload.label}.log"
+
+    def _sysbench(self, purpose: str, argv: list[str]) -> str:
+        """Record the command for the reader, run it, and log its output even when it fails."""
+        command = sysbench.render(argv)
+        self.document["reproduce"]["commands"].append({"purpose": purpose, "command": command})
+        output = ""  # stays empty when Ctrl-C stops sysbench before it returns
+        try:
+            output = sysbench.execute(argv)
+            return output
+        except sysbench.SysbenchFailed as exc:
+            output = exc.output
+            raise
+        finally:
+            with self.log_path.open("a") as log:
+                log.write(f"### {utc_now()} {purpose}\n$ {command}\n{output}\n")
 
     def execute(self) -> bool:
         """Run prepare, the sweep and cleanup; returns True when the server died."""
@@ -360,9 +377,8 @@ class WorkloadRun:
             cursor.execute(f"DROP DATABASE IF EXISTS {sysbench.DATABASE}")
             cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
         argv = self._client(sysbench.prepare_argv(self.binary, workload, self.target))
-        self._record("load the tables", argv)
         self.owner.progress.on_note(f"{self.variant} / {workload.label}: prepare")
-        sysbench.execute(argv)
+        self._sysbench("load the tables", argv)
         self.sandbox.check_alive()
         rows, data_bytes = self._measure_data()
         expected = workload.tables * workload.table_size
@@ -394,8 +410,7 @@ class WorkloadRun:
                     self.binary, self.workload, self.target, sweep.threads[0], sweep.warmup_seconds
                 )
             )
-            self._record("warm up (not measured)", argv)
-            sysbench.execute(argv)
+            self._sysbench("warm up (not measured)", argv)
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)
@@ -406,15 +421,15 @@ class WorkloadRun:
                     self.binary, self.workload, self.target, threads, sweep.step_seconds
                 )
             )
-            self._record(f"measure at {threads} thread{'s' if threads > 1 else ''}", argv)
-            step = self._measure(argv, threads)
+            purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
+            step = self._measure(purpose, argv, threads)
             self.document["steps"].append(step)
             self.owner.progress.on_step_done(
                 f"{self.variant} / {self.workload.label} / {threads} thr: {step['tps']:.0f} tps,"
                 f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
             )
 
-    def _measure(self, argv: list[str], threads: int) -> dict:
+    def _measure(self, purpose: str, argv: list[str], threads: int) -> dict:
         started_at = utc_now()
         with self.sandbox.connect() as conn:
             status_before = monitor.server_status(conn)
@@ -423,7 +438,7 @@ class WorkloadRun:
             sampler.start()
             os_before = monitor.os_sample()
             try:
-                report, _ = sysbench.run_step(argv, threads)
+                report = parse_run(self._sysbench(purpose, argv), threads)
             finally:
                 os_after = monitor.os_sample()
                 samples = sampler.stop()
@@ -449,5 +464,4 @@ class WorkloadRun:
 
     def _cleanup(self) -> None:
         argv = self._client(sysbench.cleanup_argv(self.binary, self.workload, self.target))
-        self._record("drop the tables", argv)
-        sysbench.execute(argv)
+        self._sysbench("drop the tables", argv)

@@ -12,7 +12,6 @@ from pathlib import Path
 
 from harness.campaign import Workload
 from harness.errors import UserError
-from harness.sysbench_output import RunReport, parse_run
 
 SUPPORTED_VERSION = "1.0.20"
 DATABASE = "sbtest"
@@ -122,8 +121,3 @@ def run_argv(
 
 def cleanup_argv(binary: str, workload: Workload, target: Target) -> list[str]:
     return command(binary, workload, target, "cleanup", {})
-
-
-def run_step(argv: list[str], threads: int) -> tuple[RunReport, str]:
-    output = execute(argv)
-    return parse_run(output, threads), output

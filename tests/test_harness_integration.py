@@ -141,7 +141,11 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
         assert not any("password" in command for command in commands)
 
     assert servers_under(workdir) == []
-    assert not (workdir / runs[0]["campaign"]["id"] / "binlog" / "datadir").exists()
+    sandbox_dir = workdir / runs[0]["campaign"]["id"] / "binlog"
+    assert not (sandbox_dir / "datadir").exists()
+    log = (sandbox_dir / "rw.log").read_text()  # one log per run: every command and its output
+    assert log.count("$ sysbench oltp_read_write") == 4  # prepare, 2 steps, cleanup
+    assert log.count("SQL statistics:") == 2 and "Latency histogram" in log
 
 
 def test_rejected_option_quotes_the_server_and_runs_nothing(tmp_path):
