@@ -7,8 +7,11 @@ from contract._validate import Problem, load_run, validate_dir, validate_documen
 from contract._write import RunExistsError, write_run
 
 SCHEMA_VERSION = 1
+# Monitoring series named <prefix><INNODB_METRICS name> hold the metrics a campaign sampled.
+INNODB_METRICS_PREFIX = "innodb_metrics."
 
 __all__ = [
+    "INNODB_METRICS_PREFIX",
     "SCHEMA_VERSION",
     "Problem",
     "RunExistsError",

@@ -10,6 +10,8 @@ from datetime import datetime
 
 import plotly.graph_objects as go
 
+import contract
+
 # family -> (title, y-axis unit, metrics in the order they are drawn)
 FAMILIES: dict[str, tuple[str, str, list[str]]] = {
     "cpu": (
@@ -33,6 +35,23 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
 }  # fmt: skip
 
 
+SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
+
+
+def _families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
+    """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
+    sampled = {
+        name
+        for step in steps
+        for name in step["monitor"]["series"]
+        if name.startswith(contract.INNODB_METRICS_PREFIX)
+    }
+    families = dict(FAMILIES)
+    if sampled:
+        families["innodb-metrics"] = (*SAMPLED_METRICS_FAMILY, sorted(sampled))
+    return families
+
+
 def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 
@@ -49,7 +68,7 @@ def monitor_figures(run: dict) -> dict[str, go.Figure]:
     origin = _seconds(steps[0]["started_at"])
     starts = [_seconds(step["started_at"]) - origin for step in steps]
     figures = {}
-    for family, (_, unit, metrics) in FAMILIES.items():
+    for family, (_, unit, metrics) in _families(steps).items():
         traces = []
         for metric in metrics:
             x: list[float | None] = []
@@ -84,7 +103,7 @@ def step_averages(run: dict) -> dict:
     """Per family, the mean of each metric over each step: the data table under each chart."""
     steps = monitored_steps(run)
     tables = {}
-    for family, (title, unit, metrics) in FAMILIES.items():
+    for family, (title, unit, metrics) in _families(steps).items():
         present = [m for m in metrics if any(m in s["monitor"]["series"] for s in steps)]
         if not present:
             continue

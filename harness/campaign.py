@@ -73,6 +73,7 @@ class Campaign:
     sweep: Sweep
     workloads: list[Workload]
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
+    innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
 
 
 @cache
@@ -176,4 +177,5 @@ def load_campaign(path: Path) -> Campaign:
         ),
         workloads=workloads,
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
+        innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
     )

@@ -116,3 +116,28 @@ def per_operation(before: OsSample, after: OsSample, operations: int) -> dict[st
         "read_kb": round(read_kb / operations, 4),
         "write_kb": round(write_kb / operations, 4),
     }
+
+
+def enable_innodb_metrics(connection, patterns: tuple[str, ...]) -> None:
+    """Switch on the INNODB_METRICS counters a campaign samples (most are off by default);
+    a name the server does not know raises its own error (1231)."""
+    with connection.cursor() as cursor:
+        for pattern in patterns:
+            cursor.execute("SET GLOBAL innodb_monitor_enable = %s", (pattern,))
+
+
+def innodb_metrics(connection, patterns: tuple[str, ...]) -> dict[str, tuple[float, bool]]:
+    """name -> (count, is_counter) for the metrics matching patterns. Selecting by name keeps
+    the query the same on MySQL (STATUS column) and MariaDB (ENABLED column)."""
+    if not patterns:
+        return {}
+    where = " OR ".join(["NAME LIKE %s"] * len(patterns))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT NAME, COUNT, TYPE FROM information_schema.INNODB_METRICS WHERE {where}",
+            patterns,
+        )
+        rows = cursor.fetchall()
+    return {
+        name: (float(count), kind in ("counter", "status_counter")) for name, count, kind in rows
+    }

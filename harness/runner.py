@@ -228,6 +228,15 @@ class CampaignRun:
             self.campaign_id = f"{self.campaign.name}-{stamp}"
         return notes
 
+    def _enable_metrics(self, box: Sandbox) -> None:
+        patterns = self.campaign.innodb_metrics
+        try:
+            with box.connect() as conn:
+                monitor.enable_innodb_metrics(conn, patterns)
+        except pymysql.err.MySQLError as exc:
+            where = f"{self.campaign.path}: [monitor.innodb_metrics]"
+            raise UserError(f"{where}: the server refused them: {exc.args[-1]}") from None
+
     def execute(self) -> list[Path]:
         """Run every planned variant that has work left; call check() first."""
         planned = self.variant_labels()
@@ -240,6 +249,7 @@ class CampaignRun:
             binaries = self.binaries[server.label]
             tuned = self.tuned[label]
             with Sandbox(binaries, workdir, tuned, self.keep_datadir, cpus=server.cpus) as box:
+                self._enable_metrics(box)
                 server_doc = describe_server(box)
                 host_doc = hostinfo.collect_host(box.datadir)
                 for workload in workloads:
@@ -313,6 +323,14 @@ class WorkloadRun:
                 )
                 + " &",
             },
+            *(
+                {
+                    "purpose": "enable a sampled InnoDB metric",
+                    "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
+                    f" -e \"SET GLOBAL innodb_monitor_enable = '{pattern}'\"",
+                }
+                for pattern in campaign.innodb_metrics
+            ),
             {
                 "purpose": "create the schema",
                 "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
@@ -434,7 +452,9 @@ class WorkloadRun:
         with self.sandbox.connect() as conn:
             status_before = monitor.server_status(conn)
         with self.sandbox.connect() as sampler_connection:
-            sampler = StepSampler(sampler_connection, self.sandbox.pid)
+            sampler = StepSampler(
+                sampler_connection, self.sandbox.pid, self.owner.campaign.innodb_metrics
+            )
             sampler.start()
             os_before = monitor.os_sample()
             try:

@@ -13,6 +13,7 @@ import time
 import psutil
 import pymysql
 
+import contract
 from harness import monitor
 
 INTERVAL_S = 1.0  # sysbench --report-interval=1 reports at the same pace
@@ -54,8 +55,14 @@ def _client_cpu_s() -> float:
 class StepSampler:
     """Start before sysbench, stop after; stop() returns the series (same length each)."""
 
-    def __init__(self, connection: pymysql.connections.Connection, server_pid: int):
+    def __init__(
+        self,
+        connection: pymysql.connections.Connection,
+        server_pid: int,
+        innodb_metrics: tuple[str, ...] = (),
+    ):
         self._connection = connection
+        self._innodb_metrics = innodb_metrics
         self._server = psutil.Process(server_pid)
         self._series: dict[str, list[float]] = {}
         self.cpu_seconds = 0.0  # the sampler thread's own CPU, for bench/monitor_overhead.py
@@ -70,7 +77,7 @@ class StepSampler:
         self._thread.join()
         return self._series
 
-    def _snapshot(self) -> tuple[float, monitor.OsSample, dict[str, float], float, float, int]:
+    def _snapshot(self) -> tuple:
         status = monitor.server_status(self._connection)
         return (
             time.monotonic(),
@@ -79,6 +86,7 @@ class StepSampler:
             _process_cpu_s(self._server),
             _client_cpu_s(),
             self._server.memory_info().rss,
+            monitor.innodb_metrics(self._connection, self._innodb_metrics),
         )
 
     def _append(self, name: str, value: float) -> None:
@@ -98,7 +106,7 @@ class StepSampler:
             self.cpu_seconds = time.thread_time() - cpu_at_start
 
     def _record(self, started, previous, current) -> None:
-        at, os_now, status, server_cpu, client_cpu, rss = current
+        at, os_now, status, server_cpu, client_cpu, rss, metrics = current
         seconds = max(at - previous[0], 1e-6)
         self._append("t", at - started[0])
         for name, value in monitor.os_delta(previous[1], os_now).items():
@@ -112,3 +120,8 @@ class StepSampler:
         for name, (variable, scale) in GAUGES.items():
             if variable in status:
                 self._append(name, status[variable] * scale)
+        for name, (count, is_counter) in metrics.items():
+            # Counters become per-second rates like the status counters; values stay values.
+            before = previous[6].get(name, (count, is_counter))[0]
+            value = (count - before) / seconds if is_counter else count
+            self._append(f"{contract.INNODB_METRICS_PREFIX}{name}", value)

@@ -4,6 +4,7 @@ import json
 
 import pytest
 
+import contract
 from generator._monitor import FAMILIES, monitor_figures, monitored_steps, step_averages
 
 
@@ -45,3 +46,17 @@ def test_runs_without_monitoring_get_no_monitor_figures(committed_runs):
         "steps": [{**s, "monitor": None} for s in committed_runs[0].doc["steps"]],
     }
     assert monitor_figures(bare) == {} and step_averages(bare) == {}
+
+
+def test_sampled_innodb_metrics_get_a_family_of_their_own(monitored_run):
+    name = contract.INNODB_METRICS_PREFIX + "trx_rw_commits"
+    steps = []
+    for step in monitored_run["steps"]:
+        series = dict(step["monitor"]["series"])
+        series[name] = [1.0] * len(series["t"])
+        steps.append({**step, "monitor": {**step["monitor"], "series": series}})
+    run = {**monitored_run, "steps": steps}
+    assert "monitor-innodb-metrics" in monitor_figures(run)
+    table = step_averages(run)["monitor-innodb-metrics"]
+    assert table["metrics"] == [name]
+    assert all(row["values"] == [1.0] for row in table["rows"])

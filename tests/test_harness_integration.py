@@ -347,3 +347,29 @@ def test_pinning_to_a_cpu_this_machine_lacks_is_refused(tmp_path):
     result = run_cli(tmp_path, campaign)
     assert result.returncode == 2
     assert "[client.cpus]: CPU 4095 is not available here" in result.stderr
+
+
+def test_sampled_innodb_metrics_and_a_name_the_server_refuses(tmp_path):
+    campaign = write_campaign(tmp_path, threads="[1]", seconds=3)
+    base = campaign.read_text()
+    wanted = '\n[monitor]\ninnodb_metrics = ["trx_rw_commits", "log_lsn_checkpoint_age"]\n'
+    campaign.write_text(base + wanted)
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    upd = next(run for run in runs if run["workload"]["name"] == "upd")
+    series = upd["steps"][0]["monitor"]["series"]
+    assert max(series["innodb_metrics.trx_rw_commits"]) > 0  # a counter, as a rate
+    assert "innodb_metrics.log_lsn_checkpoint_age" in series  # a value, as it is
+    commands = [c["command"] for c in upd["reproduce"]["commands"]]
+    assert any("innodb_monitor_enable = 'trx_rw_commits'" in c for c in commands)
+
+    campaign.write_text(base + '\n[monitor]\ninnodb_metrics = ["no_such_metric"]\n')
+    refused = run_cli(tmp_path / "again", campaign)
+    assert refused.returncode == 2
+    assert (
+        "[monitor.innodb_metrics]: the server refused them: Variable 'innodb_monitor_enable'"
+        in (refused.stderr)
+    )
+    assert servers_under(tmp_path) == []
