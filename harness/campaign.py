@@ -12,10 +12,9 @@ from pathlib import Path
 import jsonschema
 
 from harness.errors import UserError
+from harness.mycnf import OptionValue, option_key
 
 _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
-
-OptionValue = str | int | float | bool
 
 # sysbench's defaults are tiny (1 table x 10,000 rows); these are the project's, chosen so a
 # 2-core VM builds the data in seconds while staying larger than a few pages per table.
@@ -35,6 +34,7 @@ class Server:
     kind: str
     basedir: Path
     cpus: tuple[int, ...] = ()  # empty: not pinned
+    datadir_root: Path | None = None  # where datadirs live (storage under test); None: workdir
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,7 @@ class Sweep:
     step_seconds: int
     sleep_seconds: float
     warmup_seconds: int
+    repeats: int = 1
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,20 @@ def _usable_cpus(path: Path, where: str, cpus: list[int]) -> tuple[int, ...]:
             f"{path}: [{where}]: CPU {missing[0]} is not available here {sorted(allowed)}"
         )
     return tuple(sorted(cpus))
+
+
+def _variant(path: Path, label: str, spec: dict) -> Variant:
+    """buffer_pool is the first-class spelling of innodb_buffer_pool_size (in-memory vs
+    IO-bound); giving both would leave the reader guessing which one counted."""
+    options = dict(spec.get("options", {}))
+    if "buffer_pool" in spec:
+        if any(option_key(name) == "innodb_buffer_pool_size" for name in options):
+            raise UserError(
+                f"{path}: [variants.{label}]: buffer_pool and options.innodb_buffer_pool_size"
+                " both set; keep one"
+            )
+        options["innodb_buffer_pool_size"] = spec["buffer_pool"]
+    return Variant(label, spec.get("description", ""), options)
 
 
 def load_campaign(path: Path) -> Campaign:
@@ -161,19 +176,18 @@ def load_campaign(path: Path) -> Campaign:
                 spec["kind"],
                 (path.parent / spec.get("basedir", "/usr")).resolve(),
                 _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
+                (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
             )
             for label, spec in raw["servers"].items()
         ],
         base_mycnf=base_mycnf,
-        variants=[
-            Variant(label, spec.get("description", ""), dict(spec.get("options", {})))
-            for label, spec in raw["variants"].items()
-        ],
+        variants=[_variant(path, label, spec) for label, spec in raw["variants"].items()],
         sweep=Sweep(
             threads=list(sweep["threads"]),
             step_seconds=sweep["step_seconds"],
             sleep_seconds=sweep.get("sleep_seconds", 0),
             warmup_seconds=sweep.get("warmup_seconds", 0),
+            repeats=sweep.get("repeats", 1),
         ),
         workloads=workloads,
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),

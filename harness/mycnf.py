@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import re
 
-from harness.campaign import OptionValue
-
-__all__ = ["OptionValue", "apply_variant", "option_key", "server_options", "with_placement"]
+OptionValue = str | int | float | bool
 
 _SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
 _OPTION = re.compile(r"^\s*(?P<name>[A-Za-z0-9_.-]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
