@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import shlex
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Self
 
 import click
 from rich.console import Console
@@ -68,6 +70,37 @@ def reported_errors() -> Iterator[None]:
         fail(str(exc))
 
 
+class StepClock:
+    """A second bar for the step being measured: seconds elapsed of its length, ticking on its
+    own thread because sysbench holds the runner's thread for the whole step."""
+
+    def __init__(self, bar: Progress):
+        self._bar = bar
+        self._task = bar.add_task("step", total=1, visible=False)
+        self._started = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._tick, daemon=True)
+
+    def __enter__(self) -> Self:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def begin(self, description: str, seconds: int) -> None:
+        self._started = time.monotonic()
+        self._bar.reset(self._task, total=seconds, description=f"  {description}", visible=True)
+
+    def _tick(self) -> None:
+        while not self._stop.wait(0.5):
+            task = self._bar.tasks[self._task]
+            if task.visible and task.total:
+                elapsed = min(time.monotonic() - self._started, task.total)
+                self._bar.update(self._task, completed=elapsed)
+
+
 def run_campaign(
     campaign_file: Path,
     data_dir: Path,
@@ -83,7 +116,10 @@ def run_campaign(
     resume_args = ["--data", str(data_dir), "--resume", run.campaign_id]
     resume = shlex.join(["mybench", "run", str(campaign_file), *resume_args])
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
-    with Progress(*columns, TimeRemainingColumn(), console=console) as bar:
+    with (
+        Progress(*columns, TimeRemainingColumn(), console=console) as bar,
+        StepClock(bar) as clock,
+    ):
         task = bar.add_task(campaign.name, total=run.total_steps())
 
         def step_done(summary: str) -> None:
@@ -91,7 +127,7 @@ def run_campaign(
             bar.advance(task)
 
         run.progress = RunProgress(
-            on_step=lambda text: bar.update(task, description=text),
+            on_step=clock.begin,
             on_step_done=step_done,
             on_note=lambda text: bar.console.print(text, markup=False),
         )

@@ -1,5 +1,9 @@
-"""Run a campaign: servers x my.cnf variants x workloads x thread sweep, one run document each.
+"""Run a campaign: passes x servers x my.cnf variants x workloads x thread sweep, one run
+document each.
 
+Each dataset is loaded once per server and kept pristine; every variant restarts on a copy of it
+(harness/pristine.py), so variants start from identical data and a pass costs no reload. Passes
+are interleaved (every variant once, then again) so drift of the machine hits all variants alike.
 Faults lose nothing already measured: a run whose server dies or that is interrupted is written
 with its completed steps and status "partial"; Ctrl-C stops what was started and re-raises.
 """
@@ -8,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import shlex
 import subprocess
 import tempfile
 import time
@@ -20,9 +23,11 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness import __version__, hostinfo, monitor, mycnf, pinning, sysbench
+from harness import __version__, dataset, hostinfo, monitor, mycnf, pinning, sysbench
 from harness.campaign import Campaign, Server, Variant, Workload
+from harness.dataset import SysbenchCalls
 from harness.errors import ServerGoneError, UserError
+from harness.pristine import PristineCopy, PristineStore, pristine_key
 from harness.sampler import INTERVAL_S as sampler_interval_s
 from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox, preflight
@@ -40,10 +45,6 @@ def redact_secrets(variables: dict[str, str]) -> dict[str, str]:
         name: REDACTED if value and SECRET_VARIABLE.search(name) else value
         for name, value in variables.items()
     }
-
-
-def utc_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _git(*args: str) -> str | None:
@@ -90,6 +91,8 @@ def describe_server(sandbox: Sandbox) -> dict[str, object]:
         "basedir": str(sandbox.binaries.basedir),
         "binary": str(sandbox.binaries.server),
         "sandbox": True,
+        "kind": "sandbox",
+        "variant_applied": "my.cnf",
         "my_cnf": sandbox.my_cnf_text,
         "my_cnf_options": mycnf.server_options(sandbox.tuned_mycnf),
         "cpu_affinity": pinning.applied_cpus(sandbox.pid),
@@ -110,9 +113,19 @@ def unused_dir(path: Path) -> Path:
 class Progress:
     """What the CLI shows; the runner only reports events."""
 
-    on_step: Callable[[str], None] = lambda description: None
+    on_step: Callable[[str, int], None] = lambda description, seconds: None
     on_step_done: Callable[[str], None] = lambda summary: None
     on_note: Callable[[str], None] = lambda message: None
+
+
+# Options whose value the loaded data depends on: fixed when the datadir is created, or
+# shaping the tables the load creates. Variants differing in one get their own pristine copy.
+DATA_OPTIONS = frozenset({
+    "innodb_page_size", "innodb_data_file_path", "innodb_undo_tablespaces",
+    "innodb_undo_directory", "lower_case_table_names", "character_set_server",
+    "collation_server", "innodb_default_row_format", "innodb_file_per_table",
+    "default_storage_engine", "innodb_compression_default", "innodb_checksum_algorithm",
+})  # fmt: skip
 
 
 @dataclass
@@ -132,8 +145,9 @@ class CampaignRun:
     binaries: dict[str, Binaries] = field(default_factory=dict)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
     resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
-    completed: set[tuple[str, str]] = field(default_factory=set)  # (variant label, workload)
+    completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
     used_ids: set[str] = field(default_factory=set)
+    stores: dict[str, PristineStore] = field(default_factory=dict)  # server label -> copies
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         several = len(self.campaign.servers) > 1
@@ -143,18 +157,32 @@ class CampaignRun:
             for variant in self.campaign.variants
         ]
 
-    def pending(self, label: str) -> list[Workload]:
-        return [w for w in self.campaign.workloads if (label, w.label) not in self.completed]
+    @property
+    def passes(self) -> range:
+        return range(1, self.campaign.sweep.repeats + 1)
+
+    def pending(self, label: str, pass_index: int) -> list[Workload]:
+        return [
+            w
+            for w in self.campaign.workloads
+            if (label, w.label, pass_index) not in self.completed
+        ]
 
     def total_steps(self) -> int:
-        workloads = sum(len(self.pending(label)) for _, _, label in self.variant_labels())
+        workloads = sum(
+            len(self.pending(label, pass_index))
+            for pass_index in self.passes
+            for _, _, label in self.variant_labels()
+        )
         return workloads * len(self.campaign.sweep.threads)
 
-    def run_id(self, label: str, workload: str) -> str:
-        """<campaign id>.<variant>.<workload>; a re-run after a partial one gets .r2, .r3 ...
-        because a run file is never replaced."""
-        base = candidate = f"{self.campaign_id}.{label}.{workload}"
-        attempt = 1
+    def run_id(self, label: str, workload: str, pass_index: int) -> str:
+        """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
+        .r3 ... because a run file is never replaced."""
+        base = f"{self.campaign_id}.{label}.{workload}"
+        if self.campaign.sweep.repeats > 1:
+            base += f".p{pass_index}"
+        candidate, attempt = base, 1
         while (
             candidate in self.used_ids or (self.data_dir / "runs" / f"{candidate}.json").exists()
         ):
@@ -174,12 +202,12 @@ class CampaignRun:
         if not ours:
             raise UserError(f"--resume {campaign_id}: no runs of it in {self.data_dir / 'runs'}")
         self.completed = {
-            (run["variant"], run["workload"]["name"])
+            (run["variant"], run["workload"]["name"], run.get("repeat", {}).get("index", 1))
             for run in ours
             if run["status"] == "complete"
         }
         self.used_ids = {run["id"] for run in ours}
-        planned = len(self.variant_labels()) * len(self.campaign.workloads)
+        planned = len(self.variant_labels()) * len(self.campaign.workloads) * len(self.passes)
         return [
             f"resuming {campaign_id}: {len(self.completed)} of {planned} runs already complete"
         ]
@@ -200,6 +228,8 @@ class CampaignRun:
             except OSError:
                 raise UserError(f"{cause}; it could not be saved elsewhere either") from None
             raise UserError(f"{cause}; saved to {rescue}, move it into {runs_dir} later") from None
+        if document["status"] != "complete":
+            self.incomplete.append(document["id"])
 
     def check(self) -> list[str]:
         """Everything that can be refused before a server starts: tools, binaries, and each
@@ -237,32 +267,158 @@ class CampaignRun:
             where = f"{self.campaign.path}: [monitor.innodb_metrics]"
             raise UserError(f"{where}: the server refused them: {exc.args[-1]}") from None
 
+    def _datadir_root(self, server: Server) -> Path:
+        return (server.datadir_root or self.workdir) / self.campaign_id
+
+    def _store(self, server: Server) -> PristineStore:
+        if server.label not in self.stores:
+            root = self._datadir_root(server) / f"pristine-{server.label}"
+            self.stores[server.label] = PristineStore.at(root)
+        return self.stores[server.label]
+
     def execute(self) -> list[Path]:
-        """Run every planned variant that has work left; call check() first."""
+        """Run every planned (pass, variant, workload) that has work left; call check() first.
+        Pristine copies are removed once everything is complete; after a fault they stay for
+        --resume (and with --keep-datadir they always stay)."""
         planned = self.variant_labels()
-        order = [label for _, _, label in planned]
-        for server, _, label in planned:
-            workloads = self.pending(label)
-            if not workloads:
-                continue
-            workdir = unused_dir(self.workdir / self.campaign_id / label)
-            binaries = self.binaries[server.label]
-            tuned = self.tuned[label]
-            with Sandbox(binaries, workdir, tuned, self.keep_datadir, cpus=server.cpus) as box:
-                self._enable_metrics(box)
-                server_doc = describe_server(box)
-                host_doc = hostinfo.collect_host(box.datadir)
-                for workload in workloads:
-                    run = WorkloadRun(self, box, label, order, workload)
-                    run.document["server"] = server_doc
-                    run.document["host"] = host_doc
-                    server_died = run.execute()
-                    self.publish(run.document)
-                    if run.document["status"] != "complete":
-                        self.incomplete.append(run.document["id"])
-                    if server_died:
-                        break
+        for pass_index in self.passes:
+            for server, _, label in planned:
+                for group in dataset.group_by_dataset(self.pending(label, pass_index)):
+                    self._run_group(server, label, group, pass_index)
+        if not self.incomplete and not self.keep_datadir:
+            for store in self.stores.values():
+                store.remove()
         return self.written
+
+    def _sandbox(
+        self,
+        server: Server,
+        label: str,
+        purpose: str,
+        seed: Path | None = None,
+        datadir_at: Path | None = None,
+    ) -> Sandbox:
+        workdir = unused_dir(self.workdir / self.campaign_id / purpose)
+        if datadir_at is None and server.datadir_root is not None:
+            datadir_at = unused_dir(self._datadir_root(server) / purpose) / "datadir"
+        return Sandbox(
+            self.binaries[server.label],
+            workdir,
+            self.tuned[label],
+            self.keep_datadir,
+            cpus=server.cpus,
+            datadir_at=datadir_at,
+            seed=seed,
+        )
+
+    def _run_group(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """One variant's workloads that share a dataset, on one server start."""
+        pristine = self._pristine(server, label, group, pass_index)
+        if pristine is None:
+            return  # the load failed; its runs are written as failed
+        purpose = label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
+        with self._sandbox(server, label, purpose, pristine.datadir) as box:
+            self._enable_metrics(box)
+            server_doc = describe_server(box)
+            host_doc = hostinfo.collect_host(box.datadir)
+            origin = pristine.origin(box.restore_seconds or 0.0)
+            for workload in group:
+                run = WorkloadRun(self, box, label, workload, pass_index)
+                run.document.update(server=server_doc, host=host_doc)
+                run.use_data(origin, pristine.rows, pristine.data_bytes, pristine.load_commands)
+                server_died = run.execute()
+                self.publish(run.document)
+                if server_died:
+                    return
+
+    def _pristine(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> PristineCopy | None:
+        """The loaded datadir this variant's group starts from, loading it when no earlier
+        variant with the same data options did."""
+        data_options = {
+            name: value
+            for name, value in mycnf.server_options(self.tuned[label]).items()
+            if name in DATA_OPTIONS
+        }
+        key = pristine_key(server.label, data_options, dataset.dataset_of(group[0]))
+        store = self._store(server)
+        if (copy := store.get(key)) is not None:
+            return copy
+        loading = store.slot(key).with_suffix(".loading")
+        purpose = f"load-{store.slot(key).name}"
+        with self._sandbox(server, label, purpose, datadir_at=loading) as box:
+            calls = SysbenchCalls(
+                self.sysbench, self.campaign.client_cpus, box.workdir / "load.log"
+            )
+            try:
+                loaded = dataset.load(box, group[0], calls, self.progress.on_note)
+                quiesce_for_copy(box)
+            except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+                reason = f"loading the data failed: {exc}"
+                if not box.alive():
+                    reason = f"the server exited while loading: {box.exit_summary()}"
+                self._record_failed(box, label, group, pass_index, reason)
+                return None
+            except UserError as exc:  # a short load: the numbers would mean nothing
+                self._record_failed(box, label, group, pass_index, str(exc))
+                return None
+            box.keep_datadir = True  # the stop below leaves the loaded datadir for the store
+        commands = [
+            *box.reproduce_commands(),
+            create_schema_command(box),
+            *(
+                {
+                    **call,
+                    "purpose": f"{call['purpose']} (the harness loaded once, under"
+                    f" variant {label}, and started each variant on a copy of that datadir)",
+                }
+                for call in calls.commands
+                if call["purpose"] == "load the tables"
+            ),
+        ]
+        return store.keep(
+            key,
+            loading,
+            loaded_by=label,
+            load_seconds=loaded.seconds,
+            rows=loaded.rows,
+            data_bytes=loaded.data_bytes,
+            load_commands=commands,
+        )
+
+    def _record_failed(
+        self, box: Sandbox, label: str, group: list[Workload], pass_index: int, reason: str
+    ) -> None:
+        server_doc = describe_server(box) if box.alive() else None
+        host_doc = hostinfo.collect_host(box.datadir)
+        for workload in group:
+            run = WorkloadRun(self, box, label, workload, pass_index)
+            run.document.update(host=host_doc)
+            if server_doc is not None:
+                run.document["server"] = server_doc
+            run.mark(reason)
+            self.publish(run.document)
+
+
+def quiesce_for_copy(box: Sandbox) -> None:
+    """Make the datadir a clean starting point: no binary log of the load, and a slow
+    shutdown so purge and change-buffer merges are done before anyone copies it."""
+    with box.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("SELECT @@log_bin")
+        if cursor.fetchone()[0]:
+            cursor.execute("RESET MASTER")
+        cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
+
+
+def create_schema_command(box: Sandbox) -> dict[str, str]:
+    return {
+        "purpose": "create the schema",
+        "command": f"mariadb --socket={box.socket_path} -u root"
+        f" -e 'CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}'",
+    }
 
 
 @dataclass
@@ -270,29 +426,28 @@ class WorkloadRun:
     owner: CampaignRun
     sandbox: Sandbox
     variant: str
-    variant_order: list[str]
     workload: Workload
+    pass_index: int
     document: dict = field(init=False)
 
     def __post_init__(self) -> None:
         campaign = self.owner.campaign
-        self.target = sysbench.Target(self.sandbox.socket_path)
-        self.binary = self.owner.sysbench
+        self.calls = SysbenchCalls(self.owner.sysbench, campaign.client_cpus, self.log_path)
         self.document = {
             "schema_version": contract.SCHEMA_VERSION,
-            "id": self.owner.run_id(self.variant, self.workload.label),
+            "id": self.owner.run_id(self.variant, self.workload.label, self.pass_index),
             "campaign": {
                 "id": self.owner.campaign_id,
                 "name": campaign.name,
                 "title": campaign.title,
                 "description": campaign.description,
                 "file": relative_to_project(campaign.path),
-                "variant_order": self.variant_order,
+                "variant_order": [label for _, _, label in self.owner.variant_labels()],
             },
             "variant": self.variant,
             "status": "failed",
-            "started_at": utc_now(),
-            "ended_at": utc_now(),
+            "started_at": contract.utc_timestamp(),
+            "ended_at": contract.utc_timestamp(),
             "harness": harness_identity(),
             "workload": {
                 "tool": "sysbench",
@@ -307,39 +462,26 @@ class WorkloadRun:
             "steps": [],
             "reproduce": {"harness_command": self.owner.harness_command, "commands": []},
         }
-        binaries = self.sandbox.binaries
+        if campaign.sweep.repeats > 1:
+            self.document["repeat"] = {"index": self.pass_index, "of": campaign.sweep.repeats}
+
+    def use_data(
+        self, origin: dict, rows: int, data_bytes: int, load_commands: list[dict[str, str]]
+    ) -> None:
+        """Record where the data came from and how a reader builds the same."""
+        workload = self.document["workload"]
+        workload.update(data_origin=origin, rows_after_prepare=rows, data_bytes=data_bytes)
         self.document["reproduce"]["commands"] += [
-            {
-                "purpose": "initialise a datadir (my.cnf is this run's file)",
-                "command": f"{binaries.install_db} --defaults-file=my.cnf"
-                " --auth-root-authentication-method=normal --skip-test-db",
-            },
-            {
-                "purpose": "start the server",
-                "command": shlex.join(
-                    pinning.pinned(
-                        [str(binaries.server), "--defaults-file=my.cnf"], self.sandbox.cpus
-                    )
-                )
-                + " &",
-            },
+            *load_commands,
             *(
                 {
                     "purpose": "enable a sampled InnoDB metric",
                     "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
                     f" -e \"SET GLOBAL innodb_monitor_enable = '{pattern}'\"",
                 }
-                for pattern in campaign.innodb_metrics
+                for pattern in self.owner.campaign.innodb_metrics
             ),
-            {
-                "purpose": "create the schema",
-                "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
-                f" -e 'CREATE DATABASE {sysbench.DATABASE}'",
-            },
         ]
-
-    def _client(self, argv: list[str]) -> list[str]:
-        return pinning.pinned(argv, self.owner.campaign.client_cpus)
 
     @property
     def log_path(self) -> Path:
@@ -347,108 +489,61 @@ class WorkloadRun:
         server's error log in the sandbox work directory."""
         return self.sandbox.workdir / f"{self.workload.label}.log"
 
-    def _sysbench(self, purpose: str, argv: list[str]) -> str:
-        """Record the command for the reader, run it, and log its output even when it fails."""
-        command = sysbench.render(argv)
-        self.document["reproduce"]["commands"].append({"purpose": purpose, "command": command})
-        output = ""  # stays empty when Ctrl-C stops sysbench before it returns
-        try:
-            output = sysbench.execute(argv)
-            return output
-        except sysbench.SysbenchFailed as exc:
-            output = exc.output
-            raise
-        finally:
-            with self.log_path.open("a") as log:
-                log.write(f"### {utc_now()} {purpose}\n$ {command}\n{output}\n")
-
     def execute(self) -> bool:
-        """Run prepare, the sweep and cleanup; returns True when the server died."""
+        """Run the sweep; returns True when the server died."""
         document = self.document
         try:
-            self._prepare()
             self._sweep()
-            self._cleanup()
             document["status"] = "complete"
         except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
             if not self.sandbox.alive():
-                self._mark(f"server exited during the run: {self.sandbox.exit_summary()}")
+                self.mark(f"server exited during the run: {self.sandbox.exit_summary()}")
                 return True
-            self._mark(str(exc))
+            self.mark(str(exc))
         except KeyboardInterrupt:
-            self._mark("interrupted by Ctrl-C")
-            document["ended_at"] = utc_now()
+            self.mark("interrupted by Ctrl-C")
+            document["ended_at"] = contract.utc_timestamp()
             self.owner.publish(document)
             raise
         finally:
-            document["ended_at"] = utc_now()
+            document["ended_at"] = contract.utc_timestamp()
+            document["reproduce"]["commands"] += self.calls.commands
+            self.calls.commands.clear()
         return False
 
-    def _mark(self, reason: str) -> None:
+    def mark(self, reason: str) -> None:
         self.document["status"] = "partial" if self.document["steps"] else "failed"
         self.document["status_reason"] = reason
         self.owner.progress.on_note(f"{self.document['id']}: {reason}")
 
-    def _prepare(self) -> None:
-        workload = self.workload
-        with self.sandbox.connect() as conn, conn.cursor() as cursor:
-            cursor.execute(f"DROP DATABASE IF EXISTS {sysbench.DATABASE}")
-            cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
-        argv = self._client(sysbench.prepare_argv(self.binary, workload, self.target))
-        self.owner.progress.on_note(f"{self.variant} / {workload.label}: prepare")
-        self._sysbench("load the tables", argv)
-        self.sandbox.check_alive()
-        rows, data_bytes = self._measure_data()
-        expected = workload.tables * workload.table_size
-        if workload.test != "oltp_insert" and rows != expected:
-            raise UserError(
-                f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
-            )
-        self.document["workload"]["rows_after_prepare"] = rows
-        self.document["workload"]["data_bytes"] = data_bytes
-
-    def _measure_data(self) -> tuple[int, int]:
-        with self.sandbox.connect(sysbench.DATABASE) as conn, conn.cursor() as cursor:
-            rows = 0
-            for index in range(1, self.workload.tables + 1):
-                cursor.execute(f"SELECT COUNT(*) FROM sbtest{index}")
-                rows += cursor.fetchone()[0]
-            cursor.execute(
-                "SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables"
-                " WHERE table_schema = %s",
-                (sysbench.DATABASE,),
-            )
-            return rows, int(cursor.fetchone()[0])
-
     def _sweep(self) -> None:
         sweep = self.owner.campaign.sweep
+        binary, workload = self.owner.sysbench, self.workload
+        target = self.sandbox.sysbench_target()
         if sweep.warmup_seconds:
-            argv = self._client(
-                sysbench.run_argv(
-                    self.binary, self.workload, self.target, sweep.threads[0], sweep.warmup_seconds
-                )
+            argv = sysbench.run_argv(
+                binary, workload, target, sweep.threads[0], sweep.warmup_seconds
             )
-            self._sysbench("warm up (not measured)", argv)
+            self.calls("warm up (not measured)", argv)
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)
             self.sandbox.check_alive()
-            self.owner.progress.on_step(f"{self.variant} / {self.workload.label} / {threads} thr")
-            argv = self._client(
-                sysbench.run_argv(
-                    self.binary, self.workload, self.target, threads, sweep.step_seconds
-                )
-            )
+            where = f"{self.variant} / {workload.label} / {threads} thr"
+            if len(self.owner.passes) > 1:
+                where = f"pass {self.pass_index} / {where}"
+            self.owner.progress.on_step(where, sweep.step_seconds)
+            argv = sysbench.run_argv(binary, workload, target, threads, sweep.step_seconds)
             purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
             step = self._measure(purpose, argv, threads)
             self.document["steps"].append(step)
             self.owner.progress.on_step_done(
-                f"{self.variant} / {self.workload.label} / {threads} thr: {step['tps']:.0f} tps,"
+                f"{where}: {step['tps']:.0f} tps,"
                 f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
             )
 
     def _measure(self, purpose: str, argv: list[str], threads: int) -> dict:
-        started_at = utc_now()
+        started_at = contract.utc_timestamp()
         with self.sandbox.connect() as conn:
             status_before = monitor.server_status(conn)
         with self.sandbox.connect() as sampler_connection:
@@ -458,7 +553,7 @@ class WorkloadRun:
             sampler.start()
             os_before = monitor.os_sample()
             try:
-                report = parse_run(self._sysbench(purpose, argv), threads)
+                report = parse_run(self.calls(purpose, argv), threads)
             finally:
                 os_after = monitor.os_sample()
                 samples = sampler.stop()
@@ -481,7 +576,3 @@ class WorkloadRun:
             "per_op": monitor.per_operation(os_before, os_after, report.events),
             "monitor": {"interval_s": sampler_interval_s, "series": samples},
         }
-
-    def _cleanup(self) -> None:
-        argv = self._client(sysbench.cleanup_argv(self.binary, self.workload, self.target))
-        self._sysbench("drop the tables", argv)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -19,9 +20,10 @@ from typing import Self
 
 import pymysql
 
-from harness import mycnf
+from harness import mycnf, sysbench
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.pinning import pinned
+from harness.pristine import copy_datadir
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
@@ -29,6 +31,8 @@ ERROR_LINE = re.compile(r"\[(ERROR|FATAL)\]|unknown (variable|option)|Aborting",
 LOGGED_ERROR = re.compile(r"\[(ERROR|FATAL)\]")
 PORT_TAKEN = re.compile(r"Can't start server: Bind on TCP/IP port|Address already in use")
 MAX_PORT_ATTEMPTS = 3
+NO_SPACE = re.compile(r"No space left on device|errno:? 28\b|Disk (is )?full", re.IGNORECASE)
+NEARLY_FULL_BYTES = 16 * 2**20  # less than an empty datadir needs
 
 
 def free_loopback_port() -> int:
@@ -68,6 +72,15 @@ def _first_existing(basedir: Path, candidates: list[str]) -> Path | None:
     return None
 
 
+def filesystem_full(path: Path, log_text: str) -> bool:
+    """Whether a failure came from a full filesystem: the server says so (errno 28) or
+    almost nothing is left where the datadir lives."""
+    if NO_SPACE.search(log_text):
+        return True
+    existing = next(parent for parent in [path, *path.parents] if parent.exists())
+    return shutil.disk_usage(existing).free < NEARLY_FULL_BYTES
+
+
 def error_lines(log_text: str, limit: int = 12) -> list[str]:
     """The lines of a server error log that say why it stopped."""
     return [line for line in log_text.splitlines() if ERROR_LINE.search(line)][-limit:]
@@ -82,18 +95,22 @@ class Sandbox:
     tuned_mycnf: str  # base + variant, without placement
     keep_datadir: bool = False
     cpus: tuple[int, ...] = ()  # taskset -c for the server; empty: not pinned
+    datadir_at: Path | None = None  # the storage under test; default: workdir/datadir
+    # A stopped, loaded datadir to start from instead of initialising an empty one.
+    seed: Path | None = None
     port: int = 0
     my_cnf_text: str = ""
     socket_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mybench-")))
     _process: subprocess.Popen | None = None
+    restore_seconds: float | None = None  # how long copying the seed took
+
+    @property
+    def datadir(self) -> Path:
+        return self.datadir_at or self.workdir / "datadir"
 
     @property
     def socket_path(self) -> Path:
         return self.socket_dir / "mysqld.sock"
-
-    @property
-    def datadir(self) -> Path:
-        return self.workdir / "datadir"
 
     @property
     def error_log(self) -> Path:
@@ -129,6 +146,8 @@ class Sandbox:
         """Initialise and launch; whatever goes wrong (Ctrl-C included) leaves no server behind."""
         if self.workdir.exists() and any(self.workdir.iterdir()):
             raise UserError(f"{self.workdir}: sandbox work directory is not empty")
+        if self.datadir.exists():
+            raise UserError(f"{self.datadir}: a datadir is already there; not touching it")
         try:
             for attempt in range(MAX_PORT_ATTEMPTS):
                 # The port is free when probed but another program may take it before the
@@ -149,9 +168,14 @@ class Sandbox:
 
     def _prepare_files(self) -> None:
         (self.workdir / "tmp").mkdir(parents=True, exist_ok=True)
-        self.datadir.mkdir()
         self.my_cnf_text = mycnf.with_placement(self.tuned_mycnf, self._placement())
         self.defaults_file.write_text(self.my_cnf_text)
+        if self.seed is not None:
+            if not self.datadir.exists():  # a retry after a taken port keeps the copy
+                self.restore_seconds = copy_datadir(self.seed, self.datadir)
+            return
+        self.datadir.parent.mkdir(parents=True, exist_ok=True)
+        self.datadir.mkdir()
         # The installer runs the server in bootstrap mode with the same file, so options that
         # only count at initialisation (innodb_page_size, ...) take effect, and bad options
         # are reported here already.
@@ -171,6 +195,8 @@ class Sandbox:
             output = result.stdout + result.stderr
             log = self.error_log.read_text(errors="replace") if self.error_log.exists() else ""
             lines = error_lines(output + "\n" + log) or output.strip().splitlines()[-8:]
+            if filesystem_full(self.datadir, output + log):
+                raise ServerStartError(f"{self.datadir}: the filesystem is full", lines)
             raise ServerStartError(
                 f"{self.defaults_file}: mariadb-install-db rejected this my.cnf", lines
             )
@@ -189,9 +215,11 @@ class Sandbox:
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 self._process = None
-                lines = error_lines(self.error_log.read_text(errors="replace"))
+                log = self.error_log.read_text(errors="replace")
+                cause = "the filesystem is full" if filesystem_full(self.datadir, log) else ""
+                where = f"{self.datadir}: {cause}" if cause else str(self.defaults_file)
                 raise ServerStartError(
-                    f"{self.defaults_file}: mariadbd exited at start (see {self.error_log})", lines
+                    f"{where}: mariadbd exited at start (see {self.error_log})", error_lines(log)
                 )
             try:
                 self.connect().close()
@@ -202,6 +230,26 @@ class Sandbox:
         raise ServerStartError(
             f"{self.defaults_file}: mariadbd not ready after {READY_TIMEOUT_S}s", []
         )
+
+    def sysbench_target(self) -> sysbench.Target:
+        return sysbench.Target(socket=self.socket_path)
+
+    def reproduce_commands(self) -> list[dict[str, str]]:
+        """How a reader creates and starts the same server (my.cnf: the run's file)."""
+        return [
+            {
+                "purpose": "initialise a datadir (my.cnf is this run's file)",
+                "command": f"{self.binaries.install_db} --defaults-file=my.cnf"
+                " --auth-root-authentication-method=normal --skip-test-db",
+            },
+            {
+                "purpose": "start the server",
+                "command": shlex.join(
+                    pinned([str(self.binaries.server), "--defaults-file=my.cnf"], self.cpus)
+                )
+                + " &",
+            },
+        ]
 
     def connect(self, database: str | None = None) -> pymysql.connections.Connection:
         return pymysql.connect(

@@ -139,13 +139,23 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
         assert any(c.endswith(" prepare") for c in sysbench_commands)
         assert sum(c.endswith(" run") for c in sysbench_commands) == 2
         assert not any("password" in command for command in commands)
+        # both workloads share one dataset: loaded once, the variant started on a copy
+        origin = run["workload"]["data_origin"]
+        assert origin["method"] == "restored" and origin["loaded_by"] == "binlog"
+        assert origin["load_seconds"] > 0 and origin["restore_seconds"] >= 0
+        assert "sysbench oltp 2x2000" in origin["pristine_key"]
+    assert len({run["workload"]["data_origin"]["pristine_key"] for run in runs}) == 1
 
     assert servers_under(workdir) == []
-    sandbox_dir = workdir / runs[0]["campaign"]["id"] / "binlog"
+    campaign_dir = workdir / runs[0]["campaign"]["id"]
+    sandbox_dir = campaign_dir / "binlog"
     assert not (sandbox_dir / "datadir").exists()
+    assert not list(campaign_dir.glob("pristine-*"))  # removed once every run is complete
     log = (sandbox_dir / "rw.log").read_text()  # one log per run: every command and its output
-    assert log.count("$ sysbench oltp_read_write") == 4  # prepare, 2 steps, cleanup
+    assert log.count("$ sysbench oltp_read_write") == 2  # the 2 steps; the load has its own log
     assert log.count("SQL statistics:") == 2 and "Latency histogram" in log
+    (load_log,) = campaign_dir.glob("load-*/load.log")
+    assert load_log.read_text().count(" prepare\n") == 1
 
 
 def test_rejected_option_quotes_the_server_and_runs_nothing(tmp_path):
