@@ -219,6 +219,7 @@ def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):
     )  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
     assert "resuming" in resumed.stderr and "0 of 2 runs already complete" in resumed.stderr
+    assert "loading" not in resumed.stderr  # the pristine copy of the first attempt is reused
     runs, problems = contract.validate_dir(data)
     assert problems == []
     status_by_id = {run["id"]: run["status"] for run in runs}
@@ -383,3 +384,81 @@ def test_sampled_innodb_metrics_and_a_name_the_server_refuses(tmp_path):
         in (refused.stderr)
     )
     assert servers_under(tmp_path) == []
+
+
+PASSES_CAMPAIGN_VARIANTS = """
+[variants.base]
+[variants.relaxed]
+options = { innodb_flush_log_at_trx_commit = 2 }
+[variants.page8k]
+options = { innodb_page_size = "8k" }
+"""
+
+
+def test_init_time_option_gets_its_own_data_and_passes_interleave(tmp_path):
+    campaign = write_campaign(
+        tmp_path, variants=PASSES_CAMPAIGN_VARIANTS, threads="[1]", seconds=1
+    )
+    text = campaign.read_text().replace("sleep_seconds = 0", "sleep_seconds = 0\nrepeats = 2")
+    storage = tmp_path / "storage"  # the storage under test: datadirs live here, not in work/
+    text = text.replace('kind = "sandbox"', f'kind = "sandbox"\ndatadir = "{storage}"')
+    campaign.write_text(text)
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    assert result.stderr.count("loading sysbench oltp 2x2000") == 2  # 16k pages, then 8k
+
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    assert len(runs) == 3 * 2 * 2  # variants x workloads x passes
+    by_variant: dict[str, set[str]] = {}
+    for run in runs:
+        origin = run["workload"]["data_origin"]
+        by_variant.setdefault(run["variant"], set()).add(origin["pristine_key"])
+        assert origin["loaded_by"] == ("page8k" if run["variant"] == "page8k" else "base")
+        assert run["host"]["datadir_device"] is not None
+    assert by_variant["base"] == by_variant["relaxed"] != by_variant["page8k"]
+    assert all(len(keys) == 1 for keys in by_variant.values())  # both passes, one copy
+    page_sizes = {run["variant"]: run["server"]["variables"]["innodb_page_size"] for run in runs}
+    assert page_sizes == {"base": "16384", "relaxed": "16384", "page8k": "8192"}
+
+    # interleaved: every run of pass 1 started before any run of pass 2
+    ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
+    assert [run["repeat"]["index"] for run in ordered] == [1] * 6 + [2] * 6
+    assert all(run["repeat"]["of"] == 2 and run["id"].endswith(f".p{run['repeat']['index']}")
+               for run in runs)  # fmt: skip
+    assert list(storage.rglob("ibdata1")) == []  # datadirs and pristine copies removed
+
+
+@pytest.fixture
+def full_filesystem(tmp_path):
+    """A 4 MiB tmpfs: too small for any datadir. Needs the right to mount (root here)."""
+    mount_point = tmp_path / "full"
+    mount_point.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=4m", "tmpfs", str(mount_point)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    yield mount_point
+    subprocess.run(["umount", str(mount_point)], check=False)
+
+
+def test_datadir_on_a_full_filesystem_is_one_clear_line(tmp_path, full_filesystem):
+    data = tmp_path / "data"
+    (data / "runs").mkdir(parents=True)
+    earlier = data / "runs" / "earlier.json"
+    earlier.write_text('{"kept": true}\n')
+    campaign = write_campaign(tmp_path)
+    text = campaign.read_text()
+    campaign.write_text(
+        text.replace('kind = "sandbox"', f'kind = "sandbox"\ndatadir = "{full_filesystem}"')
+    )
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 2
+    first = result.stderr.strip().splitlines()
+    (error,) = [line for line in first if line.startswith("error:")]
+    assert str(full_filesystem) in error and "the filesystem is full" in error
+    assert earlier.read_text() == '{"kept": true}\n'
+    assert [path.name for path in (data / "runs").iterdir()] == ["earlier.json"]
+    assert servers_under(tmp_path / "work") == []
