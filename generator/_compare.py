@@ -1,4 +1,5 @@
-"""Campaign comparisons as plain data: variant order, ratio tables vs a base, config diff.
+"""Campaign comparisons as plain data: variant order, ratio tables of repeat medians vs a base,
+config diff.
 
 Pure functions over validated run documents; Hugo templates render what they return.
 """
@@ -7,9 +8,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from generator._memory import memory_fit
+from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
+
 # Mark Callaghan's convention: a ratio within ±5 % of the base is noise, beyond it is news.
 RATIO_NOISE = 0.05
 RATIO_DECIMALS = 2
+SPREAD_DECIMALS = 3  # a spread is shown in % with one decimal
+# What ratio_table reports for a thread level a variant did not reach.
+_NO_STEP = {"median": None, "low": None, "high": None, "repeats": 0}
 
 
 def _p95_ms(step: dict) -> float:
@@ -40,7 +47,7 @@ def variant_order(runs: list[dict]) -> list[str]:
 
 
 def latest_by_variant(runs: list[dict]) -> dict[str, dict]:
-    """One run per variant; a re-run of the same variant replaces the earlier one."""
+    """One run per variant, the latest one."""
     chosen: dict[str, dict] = {}
     for run in sorted(runs, key=lambda run: (run["started_at"], run["id"])):
         chosen[run["variant"]] = run
@@ -54,27 +61,40 @@ def ratio_verdict(ratio: float | None, higher_is_better: bool) -> str:
     return "better" if (ratio > 1) == higher_is_better else "worse"
 
 
-def ratio_table(runs_by_variant: dict[str, dict], variants: list[str], metric: str) -> dict:
-    """Rows by thread level; each cell holds a variant's value and its ratio to variants[0]."""
+def repeat_spread(stats: dict) -> float | None:
+    """high / low - 1 over a cell's repeats; None when it rests on a single run."""
+    if stats["repeats"] < 2 or stats["low"] <= 0:
+        return None
+    return round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS)
+
+
+def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str) -> dict:
+    """Rows by thread level; each cell holds a variant's median over its counted runs (see
+    _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
     label, unit, value_of, higher_is_better = METRICS[metric]
-    values = {
-        variant: {step["threads"]: value_of(step) for step in runs_by_variant[variant]["steps"]}
-        for variant in variants
-    }
-    threads = sorted({level for by_threads in values.values() for level in by_threads})
+    stats = {variant: spread_by_threads(counted[variant], value_of) for variant in variants}
+    threads = sorted({level for by_threads in stats.values() for level in by_threads})
     rows = []
     for level in threads:
-        base_value = values[variants[0]].get(level)
+        base_value = stats[variants[0]].get(level, _NO_STEP)["median"]
         cells = []
         for variant in variants:
-            value = values[variant].get(level)
+            cell = stats[variant].get(level, _NO_STEP)
+            value = cell["median"]
             ratio = None
             if value is not None and base_value:
                 ratio = round(value / base_value, RATIO_DECIMALS)
+            spread = repeat_spread(cell)
             cells.append(
                 {
                     "variant": variant,
                     "value": value,
+                    "low": cell["low"],
+                    "high": cell["high"],
+                    "repeats": cell["repeats"],
+                    "spread": spread,
+                    # Repeats that disagree by more than the noise band make the ratio noise too.
+                    "noisy": spread is not None and spread > RATIO_NOISE,
                     "ratio": ratio,
                     "verdict": ratio_verdict(ratio, higher_is_better),
                 }
@@ -87,6 +107,7 @@ def ratio_table(runs_by_variant: dict[str, dict], variants: list[str], metric: s
         "higher_is_better": higher_is_better,
         "base": variants[0],
         "variants": variants,
+        "most_repeats": max((cell["repeats"] for row in rows for cell in row["cells"]), default=0),
         "rows": rows,
     }
 
@@ -110,26 +131,28 @@ def summarize_campaign(runs: list[dict]) -> dict:
     """Everything a campaign page shows, for the runs sharing one campaign.id."""
     first = min(runs, key=lambda run: run["started_at"])
     variants = variant_order(runs)
+    cells = group_by_cell(runs)
     workloads = []
     for workload in sorted({run["workload"]["name"] for run in runs}):
-        by_variant = latest_by_variant([r for r in runs if r["workload"]["name"] == workload])
+        by_variant = {
+            variant: cell for (_, variant, name), cell in cells.items() if name == workload
+        }
         present = [variant for variant in variants if variant in by_variant]
+        counted = {variant: counted_runs(by_variant[variant]) for variant in present}
         workloads.append(
             {
                 "name": workload,
                 "variants": present,
-                "runs": [
+                "cells": [
                     {
                         "variant": variant,
-                        "id": by_variant[variant]["id"],
-                        "status": by_variant[variant]["status"],
-                        "status_reason": by_variant[variant].get("status_reason", ""),
+                        # Repeats share their data set, so any counted run stands for the cell.
+                        "memory": memory_fit(counted[variant][0]),
+                        "runs": pass_list(by_variant[variant]),
                     }
                     for variant in present
                 ],
-                "metrics": {
-                    metric: ratio_table(by_variant, present, metric) for metric in METRICS
-                },
+                "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
             }
         )
     # The config diff compares variants, so any workload's run of a variant stands for it.

@@ -34,8 +34,18 @@ def _threads_label(threads: int) -> str:
     return f"{threads} thread" if threads == 1 else f"{threads} threads"
 
 
-def _line(name: str, x: list, y: list) -> go.Scatter:
-    return go.Scatter(name=name, x=list(x), y=list(y), mode="lines+markers")
+def _line(name: str, x: list, y: list, error_y: dict | None = None) -> go.Scatter:
+    return go.Scatter(name=name, x=list(x), y=list(y), mode="lines+markers", error_y=error_y)
+
+
+def _repeat_range(cells: list[dict]) -> dict:
+    """Error bars from each median down to the lowest and up to the highest repeat."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [cell["high"] - cell["value"] for cell in cells],
+        "arrayminus": [cell["value"] - cell["low"] for cell in cells],
+    }
 
 
 def run_figures(run: dict) -> dict[str, go.Figure]:
@@ -68,20 +78,24 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
 
 
 def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
-    """One overlay per metric of a campaign workload, a line per variant."""
+    """One overlay per metric of a campaign workload, a line per variant through the medians of
+    its repeats, with bars spanning their range when there are several."""
     figures = {}
     for metric, table in workload_summary["metrics"].items():
         threads = [row["threads"] for row in table["rows"]]
         traces = []
         for index, variant in enumerate(table["variants"]):
-            points = [
-                (row["threads"], row["cells"][index]["value"])
-                for row in table["rows"]
-                if row["cells"][index]["value"] is not None
+            cells = [row["cells"][index] for row in table["rows"]]
+            reached = [
+                (level, cell)
+                for level, cell in zip(threads, cells, strict=True)
+                if cell["value"] is not None
             ]
-            if points:
-                x, y = zip(*points, strict=True)
-                traces.append(_line(variant, x, y))
+            if not reached:
+                continue
+            x, cells = zip(*reached, strict=True)
+            error_y = _repeat_range(cells) if table["most_repeats"] > 1 else None
+            traces.append(_line(variant, x, [cell["value"] for cell in cells], error_y))
         figures[metric] = _figure(
             traces,
             _threads_axis(threads),

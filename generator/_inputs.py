@@ -6,6 +6,7 @@ build_dir/
   assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
   data/campaigns/<campaign>.json                        ratio tables and config diff (hugo.Data)
   data/monitor/<run>.json                               per-step averages under the monitor charts
+  data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
   static/runs/<run>/run.json, my.cnf                    stable download URLs
 """
 
@@ -19,7 +20,9 @@ import plotly
 from generator._compare import summarize_campaigns
 from generator._figures import campaign_figures, run_figures
 from generator._load import RunFile
+from generator._memory import memory_fit
 from generator._monitor import monitor_figures, step_averages
+from generator._repeats import cell_key, group_by_cell, pass_list
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 OWNED_SUBDIRS = ("assets", "data", "static")
@@ -32,9 +35,14 @@ def _json_bytes(value: object) -> bytes:
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     """Relative path -> content of every generated file (pure apart from reading plotly.js)."""
     files: dict[str, bytes] = {"assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes()}
+    runs = [run for _, run in run_files]
+    cells = group_by_cell(runs)
     for path, run in run_files:
         files[f"static/runs/{run['id']}/run.json"] = path.read_bytes()
         files[f"static/runs/{run['id']}/my.cnf"] = run["server"]["my_cnf"].encode()
+        files[f"data/runfacts/{run['id']}.json"] = _json_bytes(
+            {"memory": memory_fit(run), "passes": pass_list(cells[cell_key(run)])}
+        )
         if not run["steps"]:
             continue
         figures = {**run_figures(run), **monitor_figures(run)}
@@ -42,7 +50,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
         if averages := step_averages(run):
             files[f"data/monitor/{run['id']}.json"] = _json_bytes(averages)
-    for summary in summarize_campaigns([run for _, run in run_files]):
+    for summary in summarize_campaigns(runs):
         files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
         for workload in summary["workloads"]:
             for name, figure in campaign_figures(workload).items():

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 import shutil
 from pathlib import Path
 
 import pytest
+from repeated_runs import as_repeat, two_variants, write_runs
 
 import generator
 from generator._hugo import hugo_binary, overlay_mounts, run_build
+from generator._memory import TIMES
 
 pytestmark = pytest.mark.site
 
@@ -142,3 +145,58 @@ def test_internal_links_resolve(built_site):
             if not (path.is_file() or (path / "index.html").is_file()):
                 broken.append(f"{page.relative_to(public)} -> {target}")
     assert not broken
+
+
+def test_repeats_are_published_as_medians_with_their_spread(tmp_path, committed_runs):
+    """A campaign of three passes per variant (the second variant's disagree by 13 %, on an
+    existing server with a small buffer pool) and a partial re-run that must not count, built
+    beside the committed data (the article needs it)."""
+    base, other = two_variants([run for _, run in committed_runs])
+    origin = {
+        "method": "restored",
+        "pristine_key": "probe-key",
+        "loaded_by": base["variant"],
+        "load_seconds": 12.3,
+        "restore_seconds": 0.8,
+    }
+    base = copy.deepcopy(base)
+    other = copy.deepcopy(other)
+    for run in (base, other):
+        run["campaign"]["id"] += "-repeated"
+    base["workload"]["data_origin"] = {"method": "prepared", "load_seconds": 4.5}
+    other["workload"]["data_origin"] = origin
+    other["server"].update(kind="existing", variant_applied="set_global", sandbox=False)
+    other["workload"]["data_bytes"] = 15 * 2**27
+    other["server"]["variables"]["innodb_buffer_pool_size"] = str(2**27)
+    runs = [as_repeat(base, i + 1, 3, scale) for i, scale in enumerate((1.0, 1.02, 0.98))]
+    runs += [as_repeat(other, i + 1, 3, scale) for i, scale in enumerate((1.0, 1.10, 0.97))]
+    runs.append(as_repeat(other, 2, 3, 50.0, id=f"{other['id']}.r2", status="partial"))
+    write_runs(runs, tmp_path / "data")
+    public = tmp_path / "public"
+    generator.build_site([REPO / "data", tmp_path / "data"], tmp_path / "build", public, "/")
+
+    campaign = (public / "campaigns" / base["campaign"]["id"] / "index.html").read_text()
+    first_tps = sorted(round(other["steps"][0]["tps"] * s, 2) for s in (1.0, 1.10, 0.97))
+    spread = f"{(first_tps[2] / first_tps[0] - 1) * 100:.1f} %"
+    assert f"3{TIMES} · {spread}" in campaign
+    assert campaign.count('class="noisy-flag"') > len(other["steps"])  # every row, and the legend
+    low, high = (f"{value:,.2f}".removesuffix(".00") for value in (first_tps[0], first_tps[2]))
+    assert f"({low}\u2013{high})" in campaign
+    assert f"{first_tps[1]:,.2f}".removesuffix(".00") in campaign  # the median
+    assert "(partial)" in campaign and "(not counted)" in campaign
+    assert f"IO-bound (data 15{TIMES} the buffer pool)" in campaign
+
+    run_page = (public / "runs" / runs[4]["id"] / "index.html").read_text()
+    assert f"{other['variant']}, repeat 2 of 3</h1>" in run_page
+    for sibling in (runs[3], runs[5], runs[6]):
+        assert f'href="/runs/{sibling["id"]}/"' in run_page
+    assert (
+        "Restored from a pristine copy (<code>probe-key</code>) loaded under variant" in run_page
+    )
+    assert "(load 12.3 s, restore 0.8 s)" in run_page
+    assert f"buffer pool 128 MiB: IO-bound (data is 15{TIMES} the buffer pool)" in run_page
+    assert "set_global" in run_page and "only the" in run_page
+    assert "Not counted" in (public / "runs" / runs[6]["id"] / "index.html").read_text()
+    base_page = (public / "runs" / runs[0]["id"] / "index.html").read_text()
+    assert "Prepared for this run (load 4.5 s)." in base_page
+    assert "in-memory (data fits in the buffer pool" in base_page

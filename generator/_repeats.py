@@ -1,0 +1,77 @@
+"""Repeats of one campaign cell (campaign, variant, workload): which runs count, and their
+median and range per thread level.
+
+A campaign with [sweep] repeats = N runs its whole matrix N times in interleaved passes and
+records the pass in run.repeat.index; a run without `repeat` is the only pass.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable
+
+
+def repeat_index(run: dict) -> int:
+    return run.get("repeat", {}).get("index", 1)
+
+
+def cell_key(run: dict) -> tuple[str, str, str]:
+    return run["campaign"]["id"], run["variant"], run["workload"]["name"]
+
+
+def group_by_cell(runs: list[dict]) -> dict[tuple[str, str, str], list[dict]]:
+    """Runs by cell_key, each list in pass order (a re-run of a pass after its first attempt)."""
+    cells: dict[tuple[str, str, str], list[dict]] = {}
+    for run in sorted(runs, key=lambda run: (repeat_index(run), run["started_at"], run["id"])):
+        cells.setdefault(cell_key(run), []).append(run)
+    return cells
+
+
+def counted_runs(cell: list[dict]) -> list[dict]:
+    """The runs a cell's numbers rest on: per pass its latest complete run, in pass order.
+
+    `run --resume` re-runs an unfinished pass under a new id (.r2), hence "latest". Partial and
+    failed runs stay out of the medians; a cell without any complete run falls back to its
+    latest run, so an interrupted single-pass campaign still shows the steps that finished.
+    """
+    complete: dict[int, dict] = {}
+    for run in sorted(cell, key=lambda run: (run["started_at"], run["id"])):
+        if run["status"] == "complete":
+            complete[repeat_index(run)] = run
+    if complete:
+        return [complete[index] for index in sorted(complete)]
+    return [max(cell, key=lambda run: (run["started_at"], run["id"]))]
+
+
+def pass_list(cell: list[dict]) -> list[dict]:
+    """Every run of a cell for links: id, repeat index (None outside a repeated campaign),
+    status and whether its numbers are counted."""
+    counted = {run["id"] for run in counted_runs(cell)}
+    return [
+        {
+            "id": run["id"],
+            "repeat": run.get("repeat", {}).get("index"),
+            "status": run["status"],
+            "status_reason": run.get("status_reason", ""),
+            "counted": run["id"] in counted,
+        }
+        for run in cell
+    ]
+
+
+def spread_by_threads(runs: list[dict], value_of: Callable[[dict], float]) -> dict[int, dict]:
+    """Per thread level: median, low, high of value_of(step) over the runs that reached it,
+    and how many did (repeats)."""
+    values: dict[int, list[float]] = {}
+    for run in runs:
+        for step in run["steps"]:
+            values.setdefault(step["threads"], []).append(value_of(step))
+    return {
+        threads: {
+            "median": statistics.median(found),
+            "low": min(found),
+            "high": max(found),
+            "repeats": len(found),
+        }
+        for threads, found in values.items()
+    }
