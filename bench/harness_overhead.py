@@ -1,7 +1,11 @@
 """How much the harness itself costs around each measured step.
 
-Starts a sandboxed MariaDB (Debian's, from /usr), then times the work the runner does before and
-after every step (SHOW GLOBAL STATUS + /proc samples) and the parsing of a long sysbench output.
+Starts a sandboxed MariaDB (Debian's, from /usr) and
+1. runs the same point-select step PAIRS times through the harness's own step code (status
+   snapshots, the per-second sampler, the logged sysbench call) and PAIRS times as the bare
+   sysbench command a user would type, interleaved A/B/A/B, and prints the TPS ratio (goal: the
+   harness's step reaches >= 0.98 of the hand-run one);
+2. times the pieces: SHOW GLOBAL STATUS, a new connection, a /proc sample, parsing a long output.
 Prints figures; asserts nothing.  Usage: .venv/bin/python bench/harness_overhead.py
 """
 
@@ -12,7 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import monitor
+from harness import monitor, sysbench
+from harness.campaign import Workload, load_campaign
+from harness.runner import CampaignRun, WorkloadRun
 from harness.sandbox import Binaries, Sandbox
 from harness.sysbench_output import parse_run
 
@@ -21,6 +27,12 @@ FIXTURE = (
     Path(__file__).parents[1] / "tests" / "fixtures" / "sysbench" / "oltp_read_write_2thr_2s.txt"
 )
 STEP_SECONDS = 300  # Dimitri's step length: the longest output the parser meets in practice
+PAIRS = 6
+AB_STEP_S = 5
+AB_THREADS = 2
+AB_WORKLOAD = Workload(
+    "point-select", "oltp_point_select", tables=2, table_size=10_000, options={}
+)
 
 
 def timed_ms(action, repeats: int = REPEATS) -> list[float]:
@@ -50,12 +62,42 @@ def report(name: str, samples: list[float]) -> None:
     )
 
 
+def harness_vs_hand(box: Sandbox) -> None:
+    """The runner's step (WorkloadRun._measure, exactly as a campaign calls it) against the same
+    sysbench argv run bare, on one server and one dataset."""
+    owner = CampaignRun(
+        load_campaign(Path(__file__).parents[1] / "campaigns" / "demo.toml"),
+        data_dir=box.workdir / "data",
+        workdir=box.workdir,
+        harness_command="bench",
+    )
+    owner.sysbench = sysbench.sysbench_binary()
+    owner.campaign_id = "bench"
+    with box.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("CREATE DATABASE sbtest")
+    target = box.sysbench_target()
+    sysbench.execute(sysbench.prepare_argv(owner.sysbench, AB_WORKLOAD, target))
+    argv = sysbench.run_argv(owner.sysbench, AB_WORKLOAD, target, AB_THREADS, AB_STEP_S)
+    step = WorkloadRun(owner, box, "bench", AB_WORKLOAD, 1)
+    by_hand, by_harness = [], []
+    for _ in range(PAIRS):
+        by_hand.append(parse_run(sysbench.execute(argv), AB_THREADS).tps)
+        by_harness.append(step._measure("measure", argv, AB_THREADS)["tps"])
+    ratios = [b / a for a, b in zip(by_hand, by_harness, strict=True)]
+    print(f"{PAIRS} pairs of {AB_STEP_S} s point-select steps at {AB_THREADS} threads, A/B")
+    print("TPS by hand:        " + ", ".join(f"{v:.0f}" for v in by_hand))
+    print("TPS by the harness: " + ", ".join(f"{v:.0f}" for v in by_harness))
+    print(f"ratio harness/hand: median {statistics.median(ratios):.3f}"
+          f" (min {min(ratios):.3f}, max {max(ratios):.3f})")  # fmt: skip
+
+
 def main() -> None:
     binaries = Binaries.find(Path("/usr"))
     with (
         tempfile.TemporaryDirectory(prefix="mybench-bench-") as scratch,
         Sandbox(binaries, Path(scratch) / "server", "[mysqld]\n") as box,
     ):
+        harness_vs_hand(box)
         with box.connect() as conn:
             report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: monitor.server_status(conn)))
         report("new connection (unix socket)", timed_ms(lambda: box.connect().close()))

@@ -32,7 +32,7 @@ def main() -> None:
     ):
         with box.connect() as conn, conn.cursor() as cursor:
             cursor.execute("CREATE DATABASE sbtest")
-        target = sysbench.Target(box.socket_path)
+        target = box.sysbench_target()
         sysbench.execute(sysbench.prepare_argv(binary, WORKLOAD, target))
         argv = sysbench.run_argv(binary, WORKLOAD, target, THREADS, STEP_S)
         plain, sampled, sampler_cpu = [], [], []
