@@ -87,3 +87,38 @@ def test_unreadable_base_file(tmp_path):
     text = MINIMAL.replace('base = "[mysqld]\\n"', 'base_file = "missing.cnf"')
     with pytest.raises(UserError, match=r"\[mycnf.base_file\]: cannot read"):
         load_campaign(write(tmp_path, text))
+
+
+def test_buffer_pool_is_the_variant_innodb_buffer_pool_size(tmp_path):
+    text = MINIMAL.replace("[variants.a]", '[variants.a]\nbuffer_pool = "32M"')
+    campaign = load_campaign(write(tmp_path, text))
+    assert campaign.variants[0].options == {"innodb_buffer_pool_size": "32M"}
+    both = text.replace(
+        'buffer_pool = "32M"', 'buffer_pool = "32M"\noptions = { innodb-buffer-pool-size = "1G" }'
+    )
+    with pytest.raises(UserError, match=r"\[variants.a\]: buffer_pool and .* both set"):
+        load_campaign(write(tmp_path, both))
+
+
+def test_repeats_and_datadir_location(tmp_path):
+    text = MINIMAL.replace("step_seconds = 2", "step_seconds = 2\nrepeats = 3")
+    text = text.replace('kind = "sandbox"', 'kind = "sandbox"\ndatadir = "nvme"')
+    campaign = load_campaign(write(tmp_path, text))
+    assert campaign.sweep.repeats == 3
+    assert campaign.servers[0].datadir_root == tmp_path / "nvme"
+    assert load_campaign(write(tmp_path, MINIMAL)).sweep.repeats == 1
+
+
+@pytest.mark.parametrize(
+    ("server", "expected"),
+    [
+        ('kind = "existing"\nhost = "db1"', r"'user' is a required property"),
+        ('kind = "existing"\nuser = "bench"', r"is not valid under any of the given schemas"),
+        ('kind = "existing"\nhost = "db1"\nuser = "b"\nbasedir = "/usr"', r"should not be valid"),
+        ('kind = "sandbox"\nhost = "db1"', r"should not be valid"),
+    ],
+)
+def test_server_keys_belong_to_their_kind(tmp_path, server, expected):
+    path = write(tmp_path, MINIMAL.replace('kind = "sandbox"', server))
+    with pytest.raises(UserError, match=expected):
+        load_campaign(path)
