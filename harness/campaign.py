@@ -35,6 +35,14 @@ class Server:
     basedir: Path
     cpus: tuple[int, ...] = ()  # empty: not pinned
     datadir_root: Path | None = None  # where datadirs live (storage under test); None: workdir
+    # kind = "existing": a running server the harness connects to (harness/existing.py).
+    host: str | None = None  # TCP host; None: socket
+    port: int = 3306
+    socket: Path | None = None
+    user: str | None = None
+    password_env: str | None = None  # the variable's name; its value is never stored here
+    option_file: Path | None = None  # client option file holding the password
+    restart_command: str | None = None  # applies non-dynamic options ($MYBENCH_VARIANT_CNF)
 
 
 @dataclass(frozen=True)
@@ -118,6 +126,21 @@ def _variant(path: Path, label: str, spec: dict) -> Variant:
     return Variant(label, spec.get("description", ""), options)
 
 
+def _existing_fields(path: Path, spec: dict) -> dict[str, object]:
+    """The connection fields of a kind = "existing" server; a relative option_file is read
+    from the campaign file's folder, like basedir."""
+    fields: dict[str, object] = {
+        name: spec[name]
+        for name in ("host", "port", "user", "password_env", "restart_command")
+        if name in spec
+    }
+    if "socket" in spec:
+        fields["socket"] = Path(spec["socket"])
+    if "option_file" in spec:
+        fields["option_file"] = (path.parent / spec["option_file"]).resolve()
+    return fields
+
+
 def load_campaign(path: Path) -> Campaign:
     """Parse and check a campaign file; raises UserError('<file>: <where>: <cause>')."""
     try:
@@ -177,6 +200,7 @@ def load_campaign(path: Path) -> Campaign:
                 (path.parent / spec.get("basedir", "/usr")).resolve(),
                 _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
                 (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
+                **_existing_fields(path, spec),
             )
             for label, spec in raw["servers"].items()
         ],

@@ -95,8 +95,10 @@ def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
     return best[1], best[2], best[3]
 
 
-def collect_host(datadir: Path) -> dict[str, object]:
-    fstype, device, options = mount_of(datadir)
+def collect_host(datadir: Path | None) -> dict[str, object]:
+    """datadir None: the server's files are not on this machine (a remote existing server), so
+    the datadir fields are null rather than describing some other filesystem."""
+    fstype, device, options = mount_of(datadir) if datadir is not None else (None, None, None)
     return {
         **collect_os(),
         **collect_cpu(),

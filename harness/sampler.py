@@ -58,12 +58,14 @@ class StepSampler:
     def __init__(
         self,
         connection: pymysql.connections.Connection,
-        server_pid: int,
+        server_pid: int | None,
         innodb_metrics: tuple[str, ...] = (),
     ):
         self._connection = connection
         self._innodb_metrics = innodb_metrics
-        self._server = psutil.Process(server_pid)
+        # None: the server runs elsewhere (an existing remote server), so its CPU and RSS
+        # series are left out rather than guessed.
+        self._server = None if server_pid is None else psutil.Process(server_pid)
         self._series: dict[str, list[float]] = {}
         self.cpu_seconds = 0.0  # the sampler thread's own CPU, for bench/monitor_overhead.py
         self._stop = threading.Event()
@@ -83,9 +85,9 @@ class StepSampler:
             time.monotonic(),
             monitor.os_sample(),
             status,
-            _process_cpu_s(self._server),
+            None if self._server is None else _process_cpu_s(self._server),
             _client_cpu_s(),
-            self._server.memory_info().rss,
+            None if self._server is None else self._server.memory_info().rss,
             monitor.innodb_metrics(self._connection, self._innodb_metrics),
         )
 
@@ -111,9 +113,11 @@ class StepSampler:
         self._append("t", at - started[0])
         for name, value in monitor.os_delta(previous[1], os_now).items():
             self._append(name, value)
-        self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)
+        if server_cpu is not None:
+            self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)
         self._append("client_cpu_pct", 100 * (client_cpu - previous[4]) / seconds)
-        self._append("server_rss_mb", rss / 2**20)
+        if rss is not None:
+            self._append("server_rss_mb", rss / 2**20)
         for name, (variable, scale) in RATES.items():
             change = status.get(variable, 0.0) - previous[2].get(variable, 0.0)
             self._append(name, change * scale / seconds)

@@ -7,7 +7,7 @@ import shlex
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from harness.campaign import Workload
@@ -40,18 +40,47 @@ def sysbench_version(binary: str) -> str:
 
 @dataclass(frozen=True)
 class Target:
-    """Where sysbench connects; rendered into the recorded commands, so it holds no secret."""
+    """Where sysbench connects: a unix socket, or host and port; user; an optional password.
 
-    socket: Path
+    options() is what gets recorded and rendered, so it never holds the password: when there
+    is one it shows `password_shown` instead (`"$VAR"` for an environment variable, which
+    render() leaves unquoted so the command still works in a shell, or a placeholder such as
+    `<password from FILE>`). runnable() gives the argv to execute, with the real password.
+    """
+
+    socket: Path | None = None
     user: str = "root"
+    host: str | None = None
+    port: int | None = None
+    password: str | None = field(default=None, repr=False, compare=False)
+    password_shown: str = "<password>"
 
     def options(self) -> dict[str, str]:
+        where = (
+            {"mysql-socket": str(self.socket)}
+            if self.socket is not None
+            else {"mysql-host": self.host or "localhost", "mysql-port": str(self.port or 3306)}
+        )
+        shown = {} if self.password is None else {"mysql-password": self.password_shown}
         return {
             "db-driver": "mysql",
-            "mysql-socket": str(self.socket),
+            **where,
             "mysql-user": self.user,
+            **shown,
             "mysql-db": DATABASE,
         }
+
+    def secret_options(self) -> dict[str, str]:
+        """The options that carry the secret, for the argv that runs and nowhere else."""
+        return {} if self.password is None else {"mysql-password": self.password}
+
+    def runnable(self, argv: list[str]) -> list[str]:
+        """argv as recorded (from command(), possibly pinned) with the shown password replaced
+        by the real one; unchanged when there is no password."""
+        if self.password is None:
+            return list(argv)
+        shown = f"--mysql-password={self.password_shown}"
+        return [f"--mysql-password={self.password}" if arg == shown else arg for arg in argv]
 
 
 def workload_options(workload: Workload) -> dict[str, str]:
@@ -76,9 +105,16 @@ def command(
     ]
 
 
+# A password shown as an environment variable stays a shell expansion in the rendered command.
+_SHELL_PASSWORD = re.compile(r'--mysql-password="\$[A-Za-z_][A-Za-z0-9_]*"')
+
+
 def render(argv: list[str]) -> str:
     """A shell-ready command line, with the binary by name so it reads as a reader would type it."""
-    return shlex.join(["sysbench" if arg.endswith("/sysbench") else arg for arg in argv])
+    return " ".join(
+        arg if _SHELL_PASSWORD.fullmatch(arg) else shlex.quote(arg)
+        for arg in ("sysbench" if arg.endswith("/sysbench") else arg for arg in argv)
+    )
 
 
 class SysbenchFailed(Exception):
