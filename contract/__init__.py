@@ -13,7 +13,6 @@ SCHEMA_VERSION = 1
 INNODB_METRICS_PREFIX = "innodb_metrics."
 
 
-
 def utc_timestamp() -> str:
     """Now, in the form the schema's timestamps take."""
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -21,7 +21,6 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
@@ -29,11 +28,13 @@ import psutil
 import pymysql
 from pymysql.converters import escape_item
 
+import contract
 from harness import pinning
 from harness.campaign import OptionValue, Server
 from harness.errors import ServerGoneError, UserError
-from harness.mycnf import option_key
-from harness.serverinfo import PRODUCT_NAMES, REDACTED, redact_secrets, server_product
+from harness.mycnf import option_key, render_option
+from harness.products import DISPLAY_NAMES
+from harness.serverinfo import REDACTED, client_command, redact_secrets, server_product
 from harness.sysbench import Target
 
 CONNECT_TIMEOUT_S = 10
@@ -160,13 +161,7 @@ def same_value(wanted: OptionValue, actual: str) -> bool:
 
 
 def _render_option(name: str, value: OptionValue) -> str:
-    if value is True:
-        return name
-    if value is False:
-        return f"# {name}: set to its DEFAULT"
-    if isinstance(value, str) and (value == "" or re.search(r"\s|#", value)):
-        return f'{name} = "{value}"'
-    return f"{name} = {value}"
+    return f"# {name}: set to its DEFAULT" if value is False else render_option(name, value)
 
 
 def fragment(header: str, label: str, options: dict[str, OptionValue]) -> str:
@@ -177,10 +172,6 @@ def fragment(header: str, label: str, options: dict[str, OptionValue]) -> str:
         lines.append(f"# variant {label}")
         lines += [_render_option(name, value) for name, value in options.items()]
     return "\n".join(lines) + "\n"
-
-
-def _utc_now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 # --- the server ---------------------------------------------------------------------------
@@ -363,7 +354,7 @@ class ExistingServer:
         """'server prod (MariaDB 10.11.19)' for messages."""
         if not self._variables:
             return f"server {self.label} ({self.where})"
-        return f"server {self.label} ({PRODUCT_NAMES[self.product]} {self.version})"
+        return f"server {self.label} ({DISPLAY_NAMES[self.product]} {self.version})"
 
     def _is_local(self) -> bool:
         """On this machine: reached by unix socket, or it reports this machine's hostname."""
@@ -597,7 +588,7 @@ class ExistingServer:
                         f" {exc.args[-1]}" + (f"; {problem}" if problem else "")
                     ) from None
                 done.append(original)
-                self._log(f"### {_utc_now()} variant {label}\n{statement}\n")
+                self._log(f"### {contract.utc_timestamp()} variant {label}\n{statement}\n")
                 commands.append(
                     {
                         "purpose": "set a variant option on the running server",
@@ -632,7 +623,9 @@ class ExistingServer:
                     statement = f"SET GLOBAL {key} = {value}"
                     try:
                         cursor.execute(statement)
-                        self._log(f"### {_utc_now()} variant {label}: restore\n{statement}\n")
+                        self._log(
+                            f"### {contract.utc_timestamp()} variant {label}: restore\n{statement}\n"
+                        )
                     except pymysql.err.MySQLError as exc:
                         failed.append(f"{statement} ({exc.args[-1]})")
         except pymysql.err.MySQLError as exc:
@@ -679,7 +672,9 @@ class ExistingServer:
     def _run_restart(self, label: str, path: Path) -> None:
         log_path = self.workdir / "restart.log"
         with log_path.open("a") as log:
-            log.write(f"### {_utc_now()} variant {label}\n$ {self.restart_command}\n")
+            log.write(
+                f"### {contract.utc_timestamp()} variant {label}\n$ {self.restart_command}\n"
+            )
             log.flush()
             offset = log.tell()
             try:
@@ -739,7 +734,7 @@ class ExistingServer:
             else ["-h", str(self.host), "-P", str(self.port)]
         )
         password = ["-p"] if self._password is not None else []
-        return self._scrub(shlex.join([client, *where, "-u", self.user, *password, "-e", sql]))
+        return self._scrub(client_command(client, [*where, "-u", self.user, *password], sql))
 
     def describe(self) -> dict[str, object]:
         """The run document's "server" object: what the server is, how the current variant

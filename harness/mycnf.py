@@ -17,7 +17,7 @@ def option_key(name: str) -> str:
     return name.strip().lower().replace("-", "_")
 
 
-def _render_option(name: str, value: OptionValue) -> str:
+def render_option(name: str, value: OptionValue) -> str:
     if value is True:
         return name
     if isinstance(value, str) and (value == "" or re.search(r"\s|#", value)):
@@ -61,13 +61,13 @@ def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValu
                 name, value = wanted[key]
                 placed.add(key)
                 if value is not False:
-                    out.append(_render_option(name, value))
+                    out.append(render_option(name, value))
                 continue
         out.append(line)
     if section in SERVER_SECTIONS and first_server_section_end is None:
         first_server_section_end = len(out)
     added = [
-        _render_option(name, value)
+        render_option(name, value)
         for key, (name, value) in wanted.items()
         if key not in placed and value is not False
     ]
@@ -87,5 +87,5 @@ def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValu
 def with_placement(text: str, placement: dict[str, OptionValue]) -> str:
     """Append the sandbox's own [mysqld] block; later lines win, so the harness keeps its paths."""
     block = ["", "[mysqld]", "# sandbox placement, set by the harness"]
-    block += [_render_option(name, value) for name, value in placement.items()]
+    block += [render_option(name, value) for name, value in placement.items()]
     return text.rstrip() + "\n" + "\n".join(block) + "\n"

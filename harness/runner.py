@@ -11,7 +11,6 @@ with its completed steps and status "partial"; Ctrl-C stops what was started and
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import tempfile
 import time
@@ -23,28 +22,18 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness import __version__, dataset, hostinfo, monitor, mycnf, pinning, sysbench
+from harness import __version__, dataset, hostinfo, monitor, mycnf, products, sysbench
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.dataset import SysbenchCalls
 from harness.errors import ServerGoneError, UserError
+from harness.existing import ExistingServer
 from harness.pristine import PristineCopy, PristineStore, pristine_key
 from harness.sampler import INTERVAL_S as sampler_interval_s
 from harness.sampler import StepSampler
-from harness.sandbox import Binaries, Sandbox, preflight
+from harness.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.sysbench_output import parse_run
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
-# Variables that can hold a credential (report_password, wsrep_sst_auth, ...): recorded as
-# "<redacted>" when set, so a run document can be published as it is.
-SECRET_VARIABLE = re.compile(r"(password|_auth)$")
-REDACTED = "<redacted>"
-
-
-def redact_secrets(variables: dict[str, str]) -> dict[str, str]:
-    return {
-        name: REDACTED if value and SECRET_VARIABLE.search(name) else value
-        for name, value in variables.items()
-    }
 
 
 def _git(*args: str) -> str | None:
@@ -70,36 +59,6 @@ def relative_to_project(path: Path) -> str:
         return str(path)
 
 
-def server_product(version_string: str, version_comment: str) -> str:
-    if "mariadb" in version_string.lower():
-        return "mariadb"
-    return "percona" if "percona" in version_comment.lower() else "mysql"
-
-
-def describe_server(sandbox: Sandbox) -> dict[str, object]:
-    with sandbox.connect() as conn, conn.cursor() as cursor:
-        cursor.execute("SHOW GLOBAL VARIABLES")
-        rows = cursor.fetchall()
-    variables = redact_secrets({name: "" if value is None else str(value) for name, value in rows})
-    version_string = variables.get("version", "")
-    comment = variables.get("version_comment", "")
-    return {
-        "product": server_product(version_string, comment),
-        "version": version_string.split("-", 1)[0],
-        "version_string": version_string,
-        "version_comment": comment,
-        "basedir": str(sandbox.binaries.basedir),
-        "binary": str(sandbox.binaries.server),
-        "sandbox": True,
-        "kind": "sandbox",
-        "variant_applied": "my.cnf",
-        "my_cnf": sandbox.my_cnf_text,
-        "my_cnf_options": mycnf.server_options(sandbox.tuned_mycnf),
-        "cpu_affinity": pinning.applied_cpus(sandbox.pid),
-        "variables": variables,
-    }
-
-
 def unused_dir(path: Path) -> Path:
     """path, or path-2, path-3 ... when an earlier attempt (kept for its error log) is there."""
     candidate, attempt = path, 1
@@ -116,16 +75,6 @@ class Progress:
     on_step: Callable[[str, int], None] = lambda description, seconds: None
     on_step_done: Callable[[str], None] = lambda summary: None
     on_note: Callable[[str], None] = lambda message: None
-
-
-# Options whose value the loaded data depends on: fixed when the datadir is created, or
-# shaping the tables the load creates. Variants differing in one get their own pristine copy.
-DATA_OPTIONS = frozenset({
-    "innodb_page_size", "innodb_data_file_path", "innodb_undo_tablespaces",
-    "innodb_undo_directory", "lower_case_table_names", "character_set_server",
-    "collation_server", "innodb_default_row_format", "innodb_file_per_table",
-    "default_storage_engine", "innodb_compression_default", "innodb_checksum_algorithm",
-})  # fmt: skip
 
 
 @dataclass
@@ -232,8 +181,9 @@ class CampaignRun:
             self.incomplete.append(document["id"])
 
     def check(self) -> list[str]:
-        """Everything that can be refused before a server starts: tools, binaries, and each
-        variant's my.cnf as parsed by its server binary. Returns notes worth printing."""
+        """Everything that can be refused before a measurement starts: tools, binaries, each
+        sandbox variant's my.cnf as parsed by its server binary, each existing server's
+        credentials and variant options. Returns notes worth printing."""
         notes = []
         self.sysbench = sysbench.sysbench_binary()
         self.tool_version = sysbench.sysbench_version(self.sysbench)
@@ -242,23 +192,41 @@ class CampaignRun:
                 f"sysbench {self.tool_version} found; its output is parsed as"
                 f" {sysbench.SUPPORTED_VERSION}'s"
             )
-        campaign = self.campaign
-        self.binaries = {s.label: Binaries.find(s.basedir) for s in campaign.servers}
-        self.tuned = {
-            label: mycnf.apply_variant(campaign.base_mycnf, variant.label, variant.options)
-            for _, variant, label in self.variant_labels()
-        }
-        for server, _, label in self.variant_labels():
-            preflight(self.binaries[server.label], self.tuned[label], label)
         if self.resume_id:
             self.campaign_id = self.resume_id
             notes += self._plan_resume()
         else:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             self.campaign_id = f"{self.campaign.name}-{stamp}"
+        campaign = self.campaign
+        sandboxes = [s for s in campaign.servers if s.kind == "sandbox"]
+        self.binaries = {s.label: Binaries.find(s.basedir) for s in sandboxes}
+        for server, variant, label in self.variant_labels():
+            if server.kind == "existing":
+                with self._existing(server, f"check-{label}") as box:
+                    box.check_variant(label, variant.options)
+                continue
+            self.tuned[label] = mycnf.apply_variant(
+                campaign.base_mycnf, variant.label, variant.options
+            )
+            preflight(self.binaries[server.label], self.tuned[label], label)
+            notes += option_notes(self.binaries[server.label], self.tuned[label], label)
+        if len(sandboxes) < len(campaign.servers):
+            notes.append("[mycnf] base is not applied to existing servers, only variant options")
+        set_anywhere = {
+            name for text in self.tuned.values() for name in mycnf.server_options(text)
+        }
+        notes += products.default_differences(
+            {label: binaries.product for label, binaries in self.binaries.items()}, set_anywhere
+        )
         return notes
 
-    def _enable_metrics(self, box: Sandbox) -> None:
+    def _existing(self, server: Server, purpose: str) -> ExistingServer:
+        workdir = unused_dir(self.workdir / self.campaign_id / purpose)
+        workdir.mkdir(parents=True)
+        return ExistingServer.from_campaign(server, workdir)
+
+    def _enable_metrics(self, box: Sandbox | ExistingServer) -> None:
         patterns = self.campaign.innodb_metrics
         try:
             with box.connect() as conn:
@@ -282,13 +250,19 @@ class CampaignRun:
         --resume (and with --keep-datadir they always stay)."""
         planned = self.variant_labels()
         for pass_index in self.passes:
-            for server, _, label in planned:
+            for server, variant, label in planned:
                 for group in dataset.group_by_dataset(self.pending(label, pass_index)):
-                    self._run_group(server, label, group, pass_index)
+                    if server.kind == "existing":
+                        self._run_group_existing(server, variant, label, group, pass_index)
+                    else:
+                        self._run_group(server, label, group, pass_index)
         if not self.incomplete and not self.keep_datadir:
             for store in self.stores.values():
                 store.remove()
         return self.written
+
+    def _purpose(self, label: str, pass_index: int) -> str:
+        return label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
 
     def _sandbox(
         self,
@@ -311,6 +285,10 @@ class CampaignRun:
             seed=seed,
         )
 
+    def _calls(self, box: Sandbox | ExistingServer, log_path: Path) -> SysbenchCalls:
+        client_cpus = self.campaign.client_cpus
+        return SysbenchCalls(self.sysbench, client_cpus, log_path, box.sysbench_target())
+
     def _run_group(
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> None:
@@ -318,30 +296,85 @@ class CampaignRun:
         pristine = self._pristine(server, label, group, pass_index)
         if pristine is None:
             return  # the load failed; its runs are written as failed
-        purpose = label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
+        purpose = self._purpose(label, pass_index)
         with self._sandbox(server, label, purpose, pristine.datadir) as box:
             self._enable_metrics(box)
-            server_doc = describe_server(box)
-            host_doc = hostinfo.collect_host(box.datadir)
             origin = pristine.origin(box.restore_seconds or 0.0)
-            for workload in group:
-                run = WorkloadRun(self, box, label, workload, pass_index)
-                run.document.update(server=server_doc, host=host_doc)
-                run.use_data(origin, pristine.rows, pristine.data_bytes, pristine.load_commands)
-                server_died = run.execute()
-                self.publish(run.document)
-                if server_died:
-                    return
+            data = (origin, pristine.rows, pristine.data_bytes, pristine.load_commands)
+            self._run_workloads(box, label, group, pass_index, data)
+
+    def _run_group_existing(
+        self, server: Server, variant: Variant, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """On a server the harness did not start: apply the variant, load the data (no datadir
+        to copy), run the group, drop the tables, put the variant's globals back."""
+        box = self._existing(server, self._purpose(label, pass_index))
+        with box, box.apply_variant(label, variant.options):
+            self._enable_metrics(box)
+            calls = self._calls(box, box.workdir / "load.log")
+            loaded = self._load(box, label, group, pass_index, calls)
+            if loaded is None:
+                return
+            origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
+            commands = [*box.reproduce_commands(), create_schema_command(box), *calls.commands]
+            data = (origin, loaded.rows, loaded.data_bytes, commands)
+            self._run_workloads(box, label, group, pass_index, data)
+            if box.alive():
+                cleanup = sysbench.cleanup_argv(self.sysbench, group[0], calls.target)
+                calls("drop the tables", cleanup)
+
+    def _run_workloads(
+        self,
+        box: Sandbox | ExistingServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        data: tuple[dict, int, int, list[dict[str, str]]],
+    ) -> None:
+        server_doc = box.describe()
+        host_doc = hostinfo.collect_host(box.datadir)
+        for workload in group:
+            run = WorkloadRun(self, box, label, workload, pass_index)
+            run.document.update(server=server_doc, host=host_doc)
+            run.use_data(*data)
+            server_died = run.execute()
+            self.publish(run.document)
+            if server_died:
+                return
+
+    def _load(
+        self,
+        box: Sandbox | ExistingServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        calls: SysbenchCalls,
+    ) -> dataset.Loaded | None:
+        """Load the group's data; a failed load is written as failed runs of the group."""
+        try:
+            return dataset.load(box, group[0], calls, self.progress.on_note)
+        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+            reason = f"loading the data failed: {exc}"
+            if not box.alive():
+                reason = f"the server went away while loading: {box.exit_summary()}"
+        except UserError as exc:  # a short load: the numbers would mean nothing
+            reason = str(exc)
+        self._record_failed(box, label, group, pass_index, reason)
+        return None
 
     def _pristine(
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> PristineCopy | None:
         """The loaded datadir this variant's group starts from, loading it when no earlier
         variant with the same data options did."""
+        product = self.binaries[server.label].product
+        data_option_names = products.init_time_options(product) | products.data_shaping_options(
+            product
+        )
         data_options = {
             name: value
             for name, value in mycnf.server_options(self.tuned[label]).items()
-            if name in DATA_OPTIONS
+            if name in data_option_names
         }
         key = pristine_key(server.label, data_options, dataset.dataset_of(group[0]))
         store = self._store(server)
@@ -350,21 +383,11 @@ class CampaignRun:
         loading = store.slot(key).with_suffix(".loading")
         purpose = f"load-{store.slot(key).name}"
         with self._sandbox(server, label, purpose, datadir_at=loading) as box:
-            calls = SysbenchCalls(
-                self.sysbench, self.campaign.client_cpus, box.workdir / "load.log"
-            )
-            try:
-                loaded = dataset.load(box, group[0], calls, self.progress.on_note)
-                quiesce_for_copy(box)
-            except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
-                reason = f"loading the data failed: {exc}"
-                if not box.alive():
-                    reason = f"the server exited while loading: {box.exit_summary()}"
-                self._record_failed(box, label, group, pass_index, reason)
+            calls = self._calls(box, box.workdir / "load.log")
+            loaded = self._load(box, label, group, pass_index, calls)
+            if loaded is None:
                 return None
-            except UserError as exc:  # a short load: the numbers would mean nothing
-                self._record_failed(box, label, group, pass_index, str(exc))
-                return None
+            quiesce_for_copy(box, product)
             box.keep_datadir = True  # the stop below leaves the loaded datadir for the store
         commands = [
             *box.reproduce_commands(),
@@ -372,8 +395,8 @@ class CampaignRun:
             *(
                 {
                     **call,
-                    "purpose": f"{call['purpose']} (the harness loaded once, under"
-                    f" variant {label}, and started each variant on a copy of that datadir)",
+                    "purpose": f"{call['purpose']} (the harness loaded once, under variant"
+                    f" {label}, and started each variant on a copy of that datadir)",
                 }
                 for call in calls.commands
                 if call["purpose"] == "load the tables"
@@ -390,9 +413,14 @@ class CampaignRun:
         )
 
     def _record_failed(
-        self, box: Sandbox, label: str, group: list[Workload], pass_index: int, reason: str
+        self,
+        box: Sandbox | ExistingServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        reason: str,
     ) -> None:
-        server_doc = describe_server(box) if box.alive() else None
+        server_doc = box.describe() if box.alive() else None
         host_doc = hostinfo.collect_host(box.datadir)
         for workload in group:
             run = WorkloadRun(self, box, label, workload, pass_index)
@@ -403,28 +431,25 @@ class CampaignRun:
             self.publish(run.document)
 
 
-def quiesce_for_copy(box: Sandbox) -> None:
+def quiesce_for_copy(box: Sandbox, product: products.Product) -> None:
     """Make the datadir a clean starting point: no binary log of the load, and a slow
     shutdown so purge and change-buffer merges are done before anyone copies it."""
     with box.connect() as conn, conn.cursor() as cursor:
         cursor.execute("SELECT @@log_bin")
         if cursor.fetchone()[0]:
-            cursor.execute("RESET MASTER")
+            cursor.execute(products.binlog_reset_statement(product))
         cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
 
 
-def create_schema_command(box: Sandbox) -> dict[str, str]:
-    return {
-        "purpose": "create the schema",
-        "command": f"mariadb --socket={box.socket_path} -u root"
-        f" -e 'CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}'",
-    }
+def create_schema_command(box: Sandbox | ExistingServer) -> dict[str, str]:
+    sql = f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}"
+    return {"purpose": "create the schema", "command": box.client_command(sql)}
 
 
 @dataclass
 class WorkloadRun:
     owner: CampaignRun
-    sandbox: Sandbox
+    server: Sandbox | ExistingServer
     variant: str
     workload: Workload
     pass_index: int
@@ -432,7 +457,7 @@ class WorkloadRun:
 
     def __post_init__(self) -> None:
         campaign = self.owner.campaign
-        self.calls = SysbenchCalls(self.owner.sysbench, campaign.client_cpus, self.log_path)
+        self.calls = self.owner._calls(self.server, self.log_path)
         self.document = {
             "schema_version": contract.SCHEMA_VERSION,
             "id": self.owner.run_id(self.variant, self.workload.label, self.pass_index),
@@ -476,8 +501,9 @@ class WorkloadRun:
             *(
                 {
                     "purpose": "enable a sampled InnoDB metric",
-                    "command": f"mariadb --socket={self.sandbox.socket_path} -u root"
-                    f" -e \"SET GLOBAL innodb_monitor_enable = '{pattern}'\"",
+                    "command": self.server.client_command(
+                        f"SET GLOBAL innodb_monitor_enable = '{pattern}'"
+                    ),
                 }
                 for pattern in self.owner.campaign.innodb_metrics
             ),
@@ -487,7 +513,7 @@ class WorkloadRun:
     def log_path(self) -> Path:
         """The run's log: every sysbench command and its full output, next to my.cnf and the
         server's error log in the sandbox work directory."""
-        return self.sandbox.workdir / f"{self.workload.label}.log"
+        return self.server.workdir / f"{self.workload.label}.log"
 
     def execute(self) -> bool:
         """Run the sweep; returns True when the server died."""
@@ -496,8 +522,8 @@ class WorkloadRun:
             self._sweep()
             document["status"] = "complete"
         except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
-            if not self.sandbox.alive():
-                self.mark(f"server exited during the run: {self.sandbox.exit_summary()}")
+            if not self.server.alive():
+                self.mark(f"server exited during the run: {self.server.exit_summary()}")
                 return True
             self.mark(str(exc))
         except KeyboardInterrupt:
@@ -519,7 +545,7 @@ class WorkloadRun:
     def _sweep(self) -> None:
         sweep = self.owner.campaign.sweep
         binary, workload = self.owner.sysbench, self.workload
-        target = self.sandbox.sysbench_target()
+        target = self.server.sysbench_target()
         if sweep.warmup_seconds:
             argv = sysbench.run_argv(
                 binary, workload, target, sweep.threads[0], sweep.warmup_seconds
@@ -528,7 +554,7 @@ class WorkloadRun:
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)
-            self.sandbox.check_alive()
+            self.server.check_alive()
             where = f"{self.variant} / {workload.label} / {threads} thr"
             if len(self.owner.passes) > 1:
                 where = f"pass {self.pass_index} / {where}"
@@ -544,11 +570,11 @@ class WorkloadRun:
 
     def _measure(self, purpose: str, argv: list[str], threads: int) -> dict:
         started_at = contract.utc_timestamp()
-        with self.sandbox.connect() as conn:
+        with self.server.connect() as conn:
             status_before = monitor.server_status(conn)
-        with self.sandbox.connect() as sampler_connection:
+        with self.server.connect() as sampler_connection:
             sampler = StepSampler(
-                sampler_connection, self.sandbox.pid, self.owner.campaign.innodb_metrics
+                sampler_connection, self.server.pid, self.owner.campaign.innodb_metrics
             )
             sampler.start()
             os_before = monitor.os_sample()
@@ -557,8 +583,8 @@ class WorkloadRun:
             finally:
                 os_after = monitor.os_sample()
                 samples = sampler.stop()
-        self.sandbox.check_alive()
-        with self.sandbox.connect() as conn:
+        self.server.check_alive()
+        with self.server.connect() as conn:
             status_after = monitor.server_status(conn)
         return {
             "threads": threads,

@@ -1,4 +1,5 @@
-"""A MariaDB server the harness starts itself: own datadir, socket and free loopback port.
+"""A MariaDB, MySQL or Percona server the harness starts itself: own datadir, socket and free
+loopback port.
 
 Never the system service, never port 3306: every path lives under the run's work directory
 (the socket under a short /tmp directory because of the 108-byte limit on socket paths).
@@ -20,10 +21,10 @@ from typing import Self
 
 import pymysql
 
-from harness import mycnf, sysbench
+from harness import mycnf, pinning, products, sysbench
 from harness.errors import ServerGoneError, ServerStartError, UserError
-from harness.pinning import pinned
 from harness.pristine import copy_datadir
+from harness.serverinfo import client_command, redact_secrets, server_product
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
@@ -45,31 +46,21 @@ def free_loopback_port() -> int:
 @dataclass(frozen=True)
 class Binaries:
     server: Path
-    install_db: Path
+    install_db: Path | None  # MariaDB's installer; MySQL initialises with mysqld itself
     basedir: Path
+    product: products.Product
 
     @classmethod
     def find(cls, basedir: Path) -> Binaries:
         """Debian puts mariadbd in /usr/sbin and the installer in /usr/bin; tarballs use bin/
-        and scripts/."""
-        server = _first_existing(basedir, ["sbin/mariadbd", "bin/mariadbd", "libexec/mariadbd"])
-        if server is None:
-            hint = " (Debian package 'mariadb-server')" if basedir == Path("/usr") else ""
-            raise UserError(f"mariadbd not found under {basedir}{hint}")
-        install_db = _first_existing(
-            basedir, ["bin/mariadb-install-db", "scripts/mariadb-install-db"]
-        )
-        if install_db is None:
-            raise UserError(f"mariadb-install-db not found under {basedir}")
-        return cls(server, install_db, basedir)
+        and scripts/. The product and version come from the server's own --version."""
+        server, install_db = products.find_binaries(basedir)
+        product = products.probe(server)
+        products.init_argv(product, server, install_db, Path("my.cnf"))  # refuses what can't
+        return cls(server, install_db, basedir, product)
 
-
-def _first_existing(basedir: Path, candidates: list[str]) -> Path | None:
-    for relative in candidates:
-        path = basedir / relative
-        if path.is_file() and os.access(path, os.X_OK):
-            return path
-    return None
+    def init_argv(self, defaults_file: Path) -> list[str]:
+        return products.init_argv(self.product, self.server, self.install_db, defaults_file)
 
 
 def filesystem_full(path: Path, log_text: str) -> bool:
@@ -107,6 +98,10 @@ class Sandbox:
     @property
     def datadir(self) -> Path:
         return self.datadir_at or self.workdir / "datadir"
+
+    @property
+    def server_name(self) -> str:
+        return self.binaries.server.name
 
     @property
     def socket_path(self) -> Path:
@@ -179,14 +174,10 @@ class Sandbox:
         # The installer runs the server in bootstrap mode with the same file, so options that
         # only count at initialisation (innodb_page_size, ...) take effect, and bad options
         # are reported here already.
+        init = self.binaries.init_argv(self.defaults_file)
         result = subprocess.run(
             check=False,
-            args=[
-                str(self.binaries.install_db),
-                f"--defaults-file={self.defaults_file}",
-                "--auth-root-authentication-method=normal",
-                "--skip-test-db",
-            ],
+            args=init,
             capture_output=True,
             text=True,
             cwd=self.binaries.basedir,
@@ -198,12 +189,12 @@ class Sandbox:
             if filesystem_full(self.datadir, output + log):
                 raise ServerStartError(f"{self.datadir}: the filesystem is full", lines)
             raise ServerStartError(
-                f"{self.defaults_file}: mariadb-install-db rejected this my.cnf", lines
+                f"{self.defaults_file}: {Path(init[0]).name} rejected this my.cnf", lines
             )
 
     def _launch(self) -> None:
         self._process = subprocess.Popen(
-            pinned(
+            pinning.pinned(
                 [str(self.binaries.server), f"--defaults-file={self.defaults_file}"], self.cpus
             ),
             stdin=subprocess.DEVNULL,
@@ -219,7 +210,8 @@ class Sandbox:
                 cause = "the filesystem is full" if filesystem_full(self.datadir, log) else ""
                 where = f"{self.datadir}: {cause}" if cause else str(self.defaults_file)
                 raise ServerStartError(
-                    f"{where}: mariadbd exited at start (see {self.error_log})", error_lines(log)
+                    f"{where}: {self.server_name} exited at start (see {self.error_log})",
+                    error_lines(log),
                 )
             try:
                 self.connect().close()
@@ -228,7 +220,7 @@ class Sandbox:
                 time.sleep(0.2)
         self.stop()
         raise ServerStartError(
-            f"{self.defaults_file}: mariadbd not ready after {READY_TIMEOUT_S}s", []
+            f"{self.defaults_file}: {self.server_name} not ready after {READY_TIMEOUT_S}s", []
         )
 
     def sysbench_target(self) -> sysbench.Target:
@@ -239,17 +231,47 @@ class Sandbox:
         return [
             {
                 "purpose": "initialise a datadir (my.cnf is this run's file)",
-                "command": f"{self.binaries.install_db} --defaults-file=my.cnf"
-                " --auth-root-authentication-method=normal --skip-test-db",
+                "command": shlex.join(self.binaries.init_argv(Path("my.cnf"))),
             },
             {
                 "purpose": "start the server",
                 "command": shlex.join(
-                    pinned([str(self.binaries.server), "--defaults-file=my.cnf"], self.cpus)
+                    pinning.pinned(
+                        [str(self.binaries.server), "--defaults-file=my.cnf"], self.cpus
+                    )
                 )
                 + " &",
             },
         ]
+
+    def client_command(self, sql: str) -> str:
+        """A client command line a reader can run against this server."""
+        client = "mariadb" if self.binaries.product.family == "mariadb" else "mysql"
+        return client_command(client, [f"--socket={self.socket_path}", "-u", "root"], sql)
+
+    def describe(self) -> dict[str, object]:
+        """The run document's "server": what runs, with which my.cnf, and its variables."""
+        with self.connect() as conn, conn.cursor() as cursor:
+            cursor.execute("SHOW GLOBAL VARIABLES")
+            rows = cursor.fetchall()
+        variables = redact_secrets({name: "" if v is None else str(v) for name, v in rows})
+        version_string = variables.get("version", "")
+        comment = variables.get("version_comment", "")
+        return {
+            "product": server_product(version_string, comment),
+            "version": version_string.split("-", 1)[0],
+            "version_string": version_string,
+            "version_comment": comment,
+            "basedir": str(self.binaries.basedir),
+            "binary": str(self.binaries.server),
+            "sandbox": True,
+            "kind": "sandbox",
+            "variant_applied": "my.cnf",
+            "my_cnf": self.my_cnf_text,
+            "my_cnf_options": mycnf.server_options(self.tuned_mycnf),
+            "cpu_affinity": pinning.applied_cpus(self.pid),
+            "variables": variables,
+        }
 
     def connect(self, database: str | None = None) -> pymysql.connections.Connection:
         return pymysql.connect(
@@ -259,7 +281,7 @@ class Sandbox:
     @property
     def pid(self) -> int:
         if self._process is None:
-            raise ServerGoneError("mariadbd is not running")
+            raise ServerGoneError(f"{self.server_name} is not running")
         return self._process.pid
 
     def alive(self) -> bool:
@@ -274,7 +296,7 @@ class Sandbox:
         code = self._process.poll() if self._process else None
         cause = f"killed by signal {-code}" if code and code < 0 else f"exit code {code}"
         lines = error_lines(self.error_log.read_text(errors="replace"), limit=2)
-        return "; ".join([f"mariadbd {cause}", *lines])
+        return "; ".join([f"{self.server_name} {cause}", *lines])
 
     def stop(self) -> None:
         """SHUTDOWN cleanly, then SIGKILL only if it hangs; always leaves no process behind."""
@@ -318,4 +340,25 @@ def preflight(binaries: Binaries, tuned_mycnf: str, label: str) -> None:
     logged = [line for line in output.splitlines() if LOGGED_ERROR.search(line)]
     if result.returncode != 0 or logged:
         lines = logged or error_lines(output)
+        hints = (products.option_hint(binaries.product, name) for name in _rejected(lines))
+        lines += [f"hint: {hint}" for hint in hints if hint]
         raise ServerStartError(f"variant {label}: {binaries.server} rejects its my.cnf", lines)
+
+
+_REJECTED = re.compile(r"unknown (?:variable|option) '(?:--)?([^']+)'", re.IGNORECASE)
+
+
+def _rejected(lines: list[str]) -> list[str]:
+    """The option names (with '=value' when given) a server's error lines complain about."""
+    return [match[1] for line in lines for match in _REJECTED.finditer(line)]
+
+
+def option_notes(binaries: Binaries, tuned_mycnf: str, label: str) -> list[str]:
+    """Options this server accepts but ignores or reads otherwise than a reader may think
+    (a removed option that does nothing, log_bin = OFF naming a binary log ...)."""
+    notes = []
+    for name, value in mycnf.server_options(tuned_mycnf).items():
+        hint = products.option_hint(binaries.product, f"{name}={value}")
+        if hint:
+            notes.append(f"variant {label} ({binaries.product.label}): {hint}")
+    return notes

@@ -7,6 +7,7 @@ import json
 import re
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -15,6 +16,7 @@ import psutil
 import pymysql
 import pytest
 
+import contract
 from harness import hostinfo, sysbench
 from harness.campaign import Workload, load_campaign
 from harness.errors import ServerGoneError, UserError
@@ -428,3 +430,77 @@ def test_pymysql_error_text_never_holds_the_password(box: Sandbox) -> None:
     with pytest.raises(pymysql.err.OperationalError) as refused:
         pymysql.connect(host="127.0.0.1", port=box.port, user=USER, password="Wr0ng-secret")
     assert "Wr0ng-secret" not in str(refused.value)
+
+
+EXISTING_CAMPAIGN = """
+name = "on-existing"
+title = "A campaign on a server the harness did not start"
+[servers.prod]
+kind = "existing"
+host = "127.0.0.1"
+port = {port}
+user = "bench"
+password_env = "{env}"
+[mycnf]
+base = ""
+[variants.durable]
+[variants.relaxed]
+options = {{ {option} }}
+[sweep]
+threads = [1, 2]
+step_seconds = 1
+[workloads.ps]
+test = "oltp_point_select"
+tables = 1
+table_size = 500
+"""
+
+
+def _run_campaign(box: Sandbox, tmp_path: Path, option: str) -> subprocess.CompletedProcess:
+    campaign = tmp_path / "existing.toml"
+    campaign.write_text(EXISTING_CAMPAIGN.format(port=box.port, env=PASSWORD_ENV, option=option))
+    argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
+            "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
+    return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+
+
+def test_campaign_on_an_existing_server_end_to_end(box, tmp_path, env_password):
+    result = _run_campaign(box, tmp_path, "innodb_flush_log_at_trx_commit = 2")
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    by_variant = {run["variant"]: run for run in runs}
+    assert sorted(by_variant) == ["durable", "relaxed"]
+    for run in runs:
+        assert run["status"] == "complete" and len(run["steps"]) == 2
+        assert run["server"]["kind"] == "existing" and run["server"]["sandbox"] is False
+        assert run["workload"]["data_origin"]["method"] == "prepared"
+        assert run["workload"]["rows_after_prepare"] == 500
+        commands = [c["command"] for c in run["reproduce"]["commands"]]
+        assert any("--mysql-host=127.0.0.1" in c and c.endswith(" run") for c in commands)
+        assert any(f'--mysql-password="${PASSWORD_ENV}"' in c for c in commands)
+    relaxed = by_variant["relaxed"]["server"]
+    assert relaxed["variant_applied"] == "set_global"
+    assert relaxed["variables"]["innodb_flush_log_at_trx_commit"] == "2"
+    assert by_variant["durable"]["server"]["variables"]["innodb_flush_log_at_trx_commit"] == "1"
+    # left as found: the global is back, sysbench's tables are gone, no secret was written
+    assert _global(box, "innodb_flush_log_at_trx_commit") == "1"
+    tables = _root_sql(box, "SELECT COUNT(*) FROM information_schema.tables"
+                       " WHERE table_schema = 'sbtest'")  # fmt: skip
+    assert tables[0][0] == 0
+    for path in [*tmp_path.rglob("*.json"), *tmp_path.rglob("*.log"), *tmp_path.rglob("*.cnf")]:
+        assert PASSWORD.encode() not in path.read_bytes(), path
+
+
+def test_an_option_that_needs_a_restart_is_refused_before_anything_runs(
+    box, tmp_path, env_password
+):
+    result = _run_campaign(box, tmp_path, 'innodb_log_buffer_size = "32M"')
+    assert result.returncode == 2
+    (error,) = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert re.fullmatch(
+        r"error: variant relaxed: innodb_log_buffer_size is not dynamic on server prod"
+        r" \(MariaDB [\d.]+\); give \[servers.prod\] restart_command to apply it",
+        error,
+    )
+    assert not (tmp_path / "data" / "runs").exists()

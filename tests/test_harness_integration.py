@@ -189,7 +189,9 @@ def test_missing_sysbench_names_the_package(tmp_path):
 def test_missing_server_binary_names_the_basedir(tmp_path):
     result = run_cli(tmp_path, write_campaign(tmp_path, basedir=str(tmp_path)))
     assert result.returncode == 2
-    assert result.stderr.strip() == f"error: mariadbd not found under {tmp_path}"
+    assert result.stderr.strip() == (
+        f"error: {tmp_path}: no mariadbd or mysqld in sbin/, bin/ or libexec/"
+    )
 
 
 def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):

@@ -8,7 +8,8 @@ import pytest
 
 from harness.campaign import load_campaign
 from harness.errors import UserError
-from harness.runner import REDACTED, CampaignRun, redact_secrets, server_product
+from harness.runner import CampaignRun
+from harness.serverinfo import REDACTED, redact_secrets, server_product
 
 CAMPAIGNS = Path(__file__).parents[1] / "campaigns"
 
