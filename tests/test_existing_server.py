@@ -199,7 +199,7 @@ def test_dynamic_variant_is_set_and_restored(
             texts = [entry["command"] for entry in commands]
             assert (
                 f"mariadb -h 127.0.0.1 -P {box.port} -u {USER} -p -e"
-                " 'SET GLOBAL innodb_flush_log_at_trx_commit = 2'"
+                ' "SET GLOBAL innodb_flush_log_at_trx_commit = 2"'
             ) in texts
             assert any("SET GLOBAL innodb_max_dirty_pages_pct = 50" in text for text in texts)
             _assert_no_secret(document, commands)
