@@ -16,8 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
+from ab_pairs import PAIRS, THREADS, WORKLOAD, point_select_server, report_pairs
+
 from harness import monitor, sysbench
-from harness.campaign import Workload, load_campaign
+from harness.campaign import load_campaign
 from harness.runner import CampaignRun, WorkloadRun
 from harness.sandbox import Binaries, Sandbox
 from harness.sysbench_output import parse_run
@@ -27,12 +29,6 @@ FIXTURE = (
     Path(__file__).parents[1] / "tests" / "fixtures" / "sysbench" / "oltp_read_write_2thr_2s.txt"
 )
 STEP_SECONDS = 300  # Dimitri's step length: the longest output the parser meets in practice
-PAIRS = 6
-AB_STEP_S = 5
-AB_THREADS = 2
-AB_WORKLOAD = Workload(
-    "point-select", "oltp_point_select", tables=2, table_size=10_000, options={}
-)
 
 
 def timed_ms(action, repeats: int = REPEATS) -> list[float]:
@@ -62,42 +58,32 @@ def report(name: str, samples: list[float]) -> None:
     )
 
 
-def harness_vs_hand(box: Sandbox) -> None:
+def harness_vs_hand() -> None:
     """The runner's step (WorkloadRun._measure, exactly as a campaign calls it) against the same
     sysbench argv run bare, on one server and one dataset."""
-    owner = CampaignRun(
-        load_campaign(Path(__file__).parents[1] / "campaigns" / "demo.toml"),
-        data_dir=box.workdir / "data",
-        workdir=box.workdir,
-        harness_command="bench",
-    )
-    owner.sysbench = sysbench.sysbench_binary()
-    owner.campaign_id = "bench"
-    with box.connect() as conn, conn.cursor() as cursor:
-        cursor.execute("CREATE DATABASE sbtest")
-    target = box.sysbench_target()
-    sysbench.execute(sysbench.prepare_argv(owner.sysbench, AB_WORKLOAD, target))
-    argv = sysbench.run_argv(owner.sysbench, AB_WORKLOAD, target, AB_THREADS, AB_STEP_S)
-    step = WorkloadRun(owner, box, "bench", AB_WORKLOAD, 1)
-    by_hand, by_harness = [], []
-    for _ in range(PAIRS):
-        by_hand.append(parse_run(sysbench.execute(argv), AB_THREADS).tps)
-        by_harness.append(step._measure("measure", argv, AB_THREADS)["tps"])
-    ratios = [b / a for a, b in zip(by_hand, by_harness, strict=True)]
-    print(f"{PAIRS} pairs of {AB_STEP_S} s point-select steps at {AB_THREADS} threads, A/B")
-    print("TPS by hand:        " + ", ".join(f"{v:.0f}" for v in by_hand))
-    print("TPS by the harness: " + ", ".join(f"{v:.0f}" for v in by_harness))
-    print(f"ratio harness/hand: median {statistics.median(ratios):.3f}"
-          f" (min {min(ratios):.3f}, max {max(ratios):.3f})")  # fmt: skip
+    with point_select_server() as (box, argv):
+        owner = CampaignRun(
+            load_campaign(Path(__file__).parents[1] / "campaigns" / "demo.toml"),
+            data_dir=box.workdir / "data",
+            workdir=box.workdir,
+            harness_command="bench",
+        )
+        owner.sysbench, owner.campaign_id = argv[0], "bench"
+        step = WorkloadRun(owner, box, "bench", WORKLOAD, 1)
+        by_hand, by_harness = [], []
+        for _ in range(PAIRS):
+            by_hand.append(parse_run(sysbench.execute(argv), THREADS).tps)
+            by_harness.append(step._measure("measure", argv, THREADS)["tps"])
+    report_pairs(("by hand", "by the harness"), by_hand, by_harness)
 
 
 def main() -> None:
+    harness_vs_hand()
     binaries = Binaries.find(Path("/usr"))
     with (
         tempfile.TemporaryDirectory(prefix="mybench-bench-") as scratch,
         Sandbox(binaries, Path(scratch) / "server", "[mysqld]\n") as box,
     ):
-        harness_vs_hand(box)
         with box.connect() as conn:
             report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: monitor.server_status(conn)))
         report("new connection (unix socket)", timed_ms(lambda: box.connect().close()))
