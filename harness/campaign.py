@@ -13,6 +13,7 @@ import jsonschema
 
 from harness.errors import UserError
 from harness.mycnf import OptionValue, option_key
+from harness.suites import DEFAULTS, SuiteTest, preset_tests
 
 _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
 
@@ -53,21 +54,22 @@ class Variant:
 
 
 @dataclass(frozen=True)
-class Workload:
-    label: str
-    test: str
-    tables: int
-    table_size: int
-    options: dict[str, str]  # sysbench option name (dashes) -> value text
-
-
-@dataclass(frozen=True)
 class Sweep:
     threads: list[int]
     step_seconds: int
-    sleep_seconds: float
-    warmup_seconds: int
-    repeats: int = 1
+    sleep_seconds: float = 0
+    warmup_seconds: int = 0
+
+
+@dataclass(frozen=True)
+class Workload:
+    label: str
+    test: str  # a stock sysbench test or a project Lua test (harness/project_lua.py)
+    tables: int
+    table_size: int
+    options: dict[str, str]  # sysbench option name (dashes) -> value text
+    sweep: Sweep = Sweep([1], 1)
+    suite: SuiteTest | None = None  # set when the workload is one test of a preset suite
 
 
 @dataclass(frozen=True)
@@ -79,8 +81,8 @@ class Campaign:
     servers: list[Server]
     base_mycnf: str
     variants: list[Variant]
-    sweep: Sweep
     workloads: list[Workload]
+    repeats: int = 1  # passes over the whole matrix, interleaved
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
 
@@ -141,6 +143,70 @@ def _existing_fields(path: Path, spec: dict) -> dict[str, object]:
     return fields
 
 
+def _options(path: Path, label: str, spec: dict) -> dict[str, str]:
+    options = {
+        name.replace("_", "-"): _sysbench_value(v) for name, v in spec.get("options", {}).items()
+    }
+    reserved = sorted(set(options) & RESERVED_SYSBENCH_OPTIONS)
+    if reserved:
+        raise UserError(
+            f"{path}: [workloads.{label}.options]: {', '.join(reserved)} is set by the "
+            "harness (use tables/table_size/[sweep] instead)"
+        )
+    return options
+
+
+def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload]:
+    """One workload, or a preset's tests in their run order; [sweep] and the workload's own
+    keys override the preset's reference values."""
+    options = _options(path, label, spec)
+    if "test" in spec:
+        if "threads" not in sweep or "step_seconds" not in sweep:
+            raise UserError(
+                f"{path}: [sweep]: threads and step_seconds are needed for workload {label}"
+                " (only presets bring their own)"
+            )
+        tables = spec.get("tables", DEFAULT_TABLES)
+        table_size = spec.get("table_size", DEFAULT_TABLE_SIZE)
+        run_sweep = _sweep(sweep, sweep["threads"], sweep["step_seconds"], 0)
+        return [Workload(label, spec["test"], tables, table_size, options, run_sweep)]
+    try:
+        tests = preset_tests(spec["preset"])
+    except UserError as exc:
+        raise UserError(f"{path}: [workloads.{label}.preset]: {exc}") from None
+    if "tests" in spec:
+        known = {test.label: test for test in tests}
+        unknown = sorted(set(spec["tests"]) - set(known))
+        if unknown:
+            raise UserError(
+                f"{path}: [workloads.{label}.tests]: {unknown[0]} is not a test of"
+                f" {spec['preset']} ({', '.join(known)})"
+            )
+        tests = [test for test in tests if test.label in spec["tests"]]
+    defaults = DEFAULTS[tests[0].suite]
+    return [
+        Workload(
+            label=test.label,
+            test=test.script,
+            tables=spec.get("tables", defaults.tables),
+            table_size=spec.get("table_size", defaults.table_size),
+            options={**test.options, **options},
+            sweep=_sweep(sweep, list(defaults.threads), test.seconds, defaults.sleep_seconds),
+            suite=test,
+        )
+        for test in tests
+    ]
+
+
+def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: float) -> Sweep:
+    return Sweep(
+        threads=list(given.get("threads", threads)),
+        step_seconds=given.get("step_seconds", step_seconds),
+        sleep_seconds=given.get("sleep_seconds", sleep_seconds),
+        warmup_seconds=given.get("warmup_seconds", 0),
+    )
+
+
 def load_campaign(path: Path) -> Campaign:
     """Parse and check a campaign file; raises UserError('<file>: <where>: <cause>')."""
     try:
@@ -164,29 +230,14 @@ def load_campaign(path: Path) -> Campaign:
     else:
         base_mycnf = mycnf["base"]
 
-    workloads = []
+    sweep = raw.get("sweep", {})
+    workloads: list[Workload] = []
     for label, spec in raw["workloads"].items():
-        options = {
-            name.replace("_", "-"): _sysbench_value(v)
-            for name, v in spec.get("options", {}).items()
-        }
-        reserved = sorted(set(options) & RESERVED_SYSBENCH_OPTIONS)
-        if reserved:
-            raise UserError(
-                f"{path}: [workloads.{label}.options]: {', '.join(reserved)} is set by the "
-                "harness (use tables/table_size/[sweep] instead)"
-            )
-        workloads.append(
-            Workload(
-                label=label,
-                test=spec["test"],
-                tables=spec.get("tables", DEFAULT_TABLES),
-                table_size=spec.get("table_size", DEFAULT_TABLE_SIZE),
-                options=options,
-            )
-        )
+        for workload in _workloads(path, label, spec, sweep):
+            if any(w.label == workload.label for w in workloads):
+                raise UserError(f"{path}: [workloads.{label}]: {workload.label} appears twice")
+            workloads.append(workload)
 
-    sweep = raw["sweep"]
     return Campaign(
         path=path,
         name=raw["name"],
@@ -206,14 +257,8 @@ def load_campaign(path: Path) -> Campaign:
         ],
         base_mycnf=base_mycnf,
         variants=[_variant(path, label, spec) for label, spec in raw["variants"].items()],
-        sweep=Sweep(
-            threads=list(sweep["threads"]),
-            step_seconds=sweep["step_seconds"],
-            sleep_seconds=sweep.get("sleep_seconds", 0),
-            warmup_seconds=sweep.get("warmup_seconds", 0),
-            repeats=sweep.get("repeats", 1),
-        ),
         workloads=workloads,
+        repeats=sweep.get("repeats", 1),
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
     )

@@ -33,7 +33,7 @@ from harness import pinning
 from harness.campaign import OptionValue, Server
 from harness.errors import ServerGoneError, UserError
 from harness.mycnf import option_key, render_option
-from harness.products import DISPLAY_NAMES
+from harness.products import DISPLAY_NAMES, Product
 from harness.serverinfo import REDACTED, client_command, redact_secrets, server_product
 from harness.sysbench import Target
 
@@ -349,6 +349,12 @@ class ExistingServer:
     @property
     def version(self) -> str:
         return self._variables.get("version", "").split("-", 1)[0]
+
+    @property
+    def release(self) -> Product:
+        """Product and version, for statements that differ between them."""
+        numbers = tuple(int(part) for part in re.findall(r"\d+", self.version)[:3])
+        return Product(self.product, numbers, self.version)
 
     def _identity(self) -> str:
         """'server prod (MariaDB 10.11.19)' for messages."""

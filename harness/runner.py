@@ -22,7 +22,17 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness import __version__, dataset, hostinfo, monitor, mycnf, products, sysbench
+from harness import (
+    __version__,
+    dataset,
+    hostinfo,
+    monitor,
+    mycnf,
+    postwrite,
+    products,
+    suites,
+    sysbench,
+)
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.dataset import SysbenchCalls
 from harness.errors import ServerGoneError, UserError
@@ -108,7 +118,7 @@ class CampaignRun:
 
     @property
     def passes(self) -> range:
-        return range(1, self.campaign.sweep.repeats + 1)
+        return range(1, self.campaign.repeats + 1)
 
     def pending(self, label: str, pass_index: int) -> list[Workload]:
         return [
@@ -118,18 +128,18 @@ class CampaignRun:
         ]
 
     def total_steps(self) -> int:
-        workloads = sum(
-            len(self.pending(label, pass_index))
+        return sum(
+            len(workload.sweep.threads)
             for pass_index in self.passes
             for _, _, label in self.variant_labels()
+            for workload in self.pending(label, pass_index)
         )
-        return workloads * len(self.campaign.sweep.threads)
 
     def run_id(self, label: str, workload: str, pass_index: int) -> str:
         """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
         .r3 ... because a run file is never replaced."""
         base = f"{self.campaign_id}.{label}.{workload}"
-        if self.campaign.sweep.repeats > 1:
+        if self.campaign.repeats > 1:
             base += f".p{pass_index}"
         candidate, attempt = base, 1
         while (
@@ -387,7 +397,7 @@ class CampaignRun:
             loaded = self._load(box, label, group, pass_index, calls)
             if loaded is None:
                 return None
-            quiesce_for_copy(box, product)
+            quiesce_for_copy(box)
             box.keep_datadir = True  # the stop below leaves the loaded datadir for the store
         commands = [
             *box.reproduce_commands(),
@@ -431,13 +441,13 @@ class CampaignRun:
             self.publish(run.document)
 
 
-def quiesce_for_copy(box: Sandbox, product: products.Product) -> None:
+def quiesce_for_copy(box: Sandbox) -> None:
     """Make the datadir a clean starting point: no binary log of the load, and a slow
     shutdown so purge and change-buffer merges are done before anyone copies it."""
     with box.connect() as conn, conn.cursor() as cursor:
         cursor.execute("SELECT @@log_bin")
         if cursor.fetchone()[0]:
-            cursor.execute(products.binlog_reset_statement(product))
+            cursor.execute(products.binlog_reset_statement(box.release))
         cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
 
 
@@ -487,8 +497,15 @@ class WorkloadRun:
             "steps": [],
             "reproduce": {"harness_command": self.owner.harness_command, "commands": []},
         }
-        if campaign.sweep.repeats > 1:
-            self.document["repeat"] = {"index": self.pass_index, "of": campaign.sweep.repeats}
+        if campaign.repeats > 1:
+            self.document["repeat"] = {"index": self.pass_index, "of": campaign.repeats}
+        if (test := self.workload.suite) is not None:
+            self.document["workload"]["suite"] = {
+                "name": test.suite,
+                "test": test.test,
+                "group": test.group,
+                "position": suites.position(test),
+            }
 
     def use_data(
         self, origin: dict, rows: int, data_bytes: int, load_commands: list[dict[str, str]]
@@ -520,6 +537,8 @@ class WorkloadRun:
         document = self.document
         try:
             self._sweep()
+            if self.workload.suite is not None and self.workload.suite.post_write:
+                self._post_write()
             document["status"] = "complete"
         except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
             if not self.server.alive():
@@ -542,8 +561,18 @@ class WorkloadRun:
         self.document["status_reason"] = reason
         self.owner.progress.on_note(f"{self.document['id']}: {reason}")
 
+    def _post_write(self) -> None:
+        self.owner.progress.on_note(f"{self.variant} / {self.workload.label}: post-write")
+        self.document["reproduce"]["commands"] += postwrite.post_write(
+            self.server.connect,
+            products.binlog_reset_statement(self.server.release),
+            self.workload.tables,
+            self.workload.tables * self.workload.table_size,
+            self.server.client_command,
+        )
+
     def _sweep(self) -> None:
-        sweep = self.owner.campaign.sweep
+        sweep = self.workload.sweep
         binary, workload = self.owner.sysbench, self.workload
         target = self.server.sysbench_target()
         if sweep.warmup_seconds:
@@ -591,6 +620,7 @@ class WorkloadRun:
             "duration_s": report.total_time_s,
             "started_at": started_at,
             "tps": report.tps,
+            **self._rows_per_s(report.events, report.total_time_s),
             "qps": report.qps(),
             "latency_ms": report.latency_ms,
             "events": report.events,
@@ -602,3 +632,9 @@ class WorkloadRun:
             "per_op": monitor.per_operation(os_before, os_after, report.events),
             "monitor": {"interval_s": sampler_interval_s, "series": samples},
         }
+
+    def _rows_per_s(self, events: int, seconds: float) -> dict[str, float]:
+        """A full scan's headline metric: each event reads one whole table."""
+        if self.workload.test != "scan" or not seconds:
+            return {}
+        return {"rows_per_s": round(events * self.workload.table_size / seconds, 1)}

@@ -100,6 +100,11 @@ class Sandbox:
         return self.datadir_at or self.workdir / "datadir"
 
     @property
+    def release(self) -> products.Product:
+        """Product and version, for statements that differ between them."""
+        return self.binaries.product
+
+    @property
     def server_name(self) -> str:
         return self.binaries.server.name
 

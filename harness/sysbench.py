@@ -152,6 +152,9 @@ def run_argv(
     binary: str, workload: Workload, target: Target, threads: int, seconds: int
 ) -> list[str]:
     extra = {"threads": str(threads), "time": str(seconds), **RUN_ONLY}
+    if workload.suite is not None and workload.suite.run_table_size is not None:
+        # ids drawn from [1, n] while the table keeps its rows (Callaghan's update-one)
+        extra["table-size"] = str(workload.suite.run_table_size)
     return command(binary, workload, target, "run", extra)
 
 

@@ -34,14 +34,15 @@ def write(tmp_path: Path, text: str) -> Path:
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.name)
 def test_shipped_campaigns_load(path):
     campaign = load_campaign(path)
-    assert campaign.variants and campaign.workloads and campaign.sweep.threads
+    assert campaign.variants and campaign.workloads
+    assert all(workload.sweep.threads for workload in campaign.workloads)
     assert "[mysqld]" in campaign.base_mycnf
 
 
 def test_minimal_campaign_gets_defaults(tmp_path):
     campaign = load_campaign(write(tmp_path, MINIMAL))
     assert campaign.servers[0].basedir == Path("/usr")
-    assert campaign.sweep.sleep_seconds == 0
+    assert campaign.workloads[0].sweep.sleep_seconds == 0
     assert campaign.workloads[0].tables == 8
 
 
@@ -104,9 +105,9 @@ def test_repeats_and_datadir_location(tmp_path):
     text = MINIMAL.replace("step_seconds = 2", "step_seconds = 2\nrepeats = 3")
     text = text.replace('kind = "sandbox"', 'kind = "sandbox"\ndatadir = "nvme"')
     campaign = load_campaign(write(tmp_path, text))
-    assert campaign.sweep.repeats == 3
+    assert campaign.repeats == 3
     assert campaign.servers[0].datadir_root == tmp_path / "nvme"
-    assert load_campaign(write(tmp_path, MINIMAL)).sweep.repeats == 1
+    assert load_campaign(write(tmp_path, MINIMAL)).repeats == 1
 
 
 @pytest.mark.parametrize(
@@ -122,3 +123,56 @@ def test_server_keys_belong_to_their_kind(tmp_path, server, expected):
     path = write(tmp_path, MINIMAL.replace('kind = "sandbox"', server))
     with pytest.raises(UserError, match=expected):
         load_campaign(path)
+
+
+PRESETS = """
+name = "t"
+title = "T"
+[servers.s]
+kind = "sandbox"
+[mycnf]
+base = "[mysqld]\\n"
+[variants.a]
+[workloads.micro]
+preset = "callaghan"
+[workloads.rw]
+preset = "dimitri.oltp_rw"
+table_size = 1000
+"""
+
+
+def test_presets_bring_the_references_sizes_and_sweeps(tmp_path):
+    campaign = load_campaign(write(tmp_path, PRESETS))
+    labels = [w.label for w in campaign.workloads]
+    assert labels[0] == "point-query-pre-r100" and labels[-3:] == [
+        "delete-r100", "insert-r100", "oltp-rw"
+    ]  # fmt: skip
+    micro, rw = campaign.workloads[0], campaign.workloads[-1]
+    assert (micro.tables, micro.table_size, micro.sweep.threads) == (1, 50_000_000, [1])
+    assert micro.sweep.step_seconds == 630 and campaign.workloads[2].sweep.step_seconds == 930
+    assert (rw.tables, rw.table_size, rw.test) == (8, 1000, "oltp_read_write")
+    assert rw.sweep.threads == [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+    assert (rw.sweep.step_seconds, rw.sweep.sleep_seconds) == (300, 60)
+    assert rw.options["skip-trx"] == "off" and rw.suite.group == "write"
+
+
+def test_sweep_overrides_presets_and_plain_tests_need_it(tmp_path):
+    text = PRESETS + "[sweep]\nthreads = [1, 2]\nstep_seconds = 5\n"
+    campaign = load_campaign(write(tmp_path, text))
+    assert {(w.sweep.step_seconds, tuple(w.sweep.threads)) for w in campaign.workloads} == {
+        (5, (1, 2))
+    }
+    plain = MINIMAL.replace("[sweep]\nthreads = [1, 2]\nstep_seconds = 2\n", "")
+    with pytest.raises(UserError, match=r"\[sweep\]: threads and step_seconds are needed"):
+        load_campaign(write(tmp_path, plain))
+
+
+def test_preset_subset_and_unknown_names(tmp_path):
+    subset = PRESETS + 'tests = ["oltp-rw"]\n'
+    assert [w.label for w in load_campaign(write(tmp_path, subset)).workloads][-1] == "oltp-rw"
+    wrong = PRESETS.replace('preset = "callaghan"', 'preset = "callaghan"\ntests = ["nope"]')
+    with pytest.raises(UserError, match=r"\[workloads.micro.tests\]: nope is not a test of"):
+        load_campaign(write(tmp_path, wrong))
+    unknown = PRESETS.replace('"dimitri.oltp_rw"', '"dimitri.oltp_xx"')
+    with pytest.raises(UserError, match=r"\[workloads.rw.preset\]: unknown preset"):
+        load_campaign(write(tmp_path, unknown))

@@ -464,3 +464,59 @@ def test_datadir_on_a_full_filesystem_is_one_clear_line(tmp_path, full_filesyste
     assert earlier.read_text() == '{"kept": true}\n'
     assert [path.name for path in (data / "runs").iterdir()] == ["earlier.json"]
     assert servers_under(tmp_path / "work") == []
+
+
+SUITES_CAMPAIGN = """
+name = "suites"
+title = "Presets on tiny data"
+[servers.debian]
+kind = "sandbox"
+[mycnf]
+base = '''
+[mysqld]
+innodb_buffer_pool_size = 64M
+innodb_log_file_size = 48M
+log_bin = binlog
+server_id = 1
+'''
+[variants.base]
+[sweep]
+threads = [1, 2]
+step_seconds = 1
+sleep_seconds = 0
+[workloads.micro]
+preset = "callaghan"
+tables = 1
+table_size = 5000
+tests = ["point-query-pre-r100", "update-one-r100", "read-write-r100", "point-query-r100",
+         "delete-r100"]
+[workloads.dimitri]
+preset = "dimitri.update_nokey"
+tables = 1
+table_size = 5000
+"""
+
+
+def test_presets_run_in_the_references_order_with_their_steps(tmp_path):
+    campaign = tmp_path / "suites.toml"
+    campaign.write_text(SUITES_CAMPAIGN)
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
+    suites = [run["workload"]["suite"] for run in ordered]
+    assert [suite["test"] for suite in suites] == [
+        "point-query.pre_range=100", "update-one_range=100", "read-write_range=100",
+        "point-query_range=100", "delete_range=100", "Update-NoKey",
+    ]  # fmt: skip
+    assert [s["position"] for s in suites[:5]] == sorted(s["position"] for s in suites[:5])
+    assert {s["group"] for s in suites} == {"point", "write"}
+    by_test = {run["workload"]["suite"]["test"]: run for run in runs}
+    assert all([s["threads"] for s in run["steps"]] == [1, 2] for run in runs)
+    update_one = [c["command"] for c in by_test["update-one_range=100"]["reproduce"]["commands"]]
+    assert any(c.endswith(" run") and "--table-size=1 " in c for c in update_one)
+    purposes = [c["purpose"] for c in by_test["read-write_range=100"]["reproduce"]["commands"]]
+    assert "post-write: refresh statistics" in purposes
+    assert "post-write: drop the binary log" in purposes
+    assert all(run["workload"]["rows_after_prepare"] == 5000 for run in runs)
