@@ -15,7 +15,7 @@ from typing import Protocol
 import pymysql
 
 import contract
-from harness import pinning, sysbench
+from harness import pinning, project_lua, sysbench
 from harness.campaign import Workload
 from harness.errors import UserError
 
@@ -24,7 +24,7 @@ RUN_TIME_OPTIONS = {
     "range-size", "point-selects", "simple-ranges", "sum-ranges", "order-ranges",
     "distinct-ranges", "index-updates", "non-index-updates", "delete-inserts", "range-selects",
     "skip-trx", "db-ps-mode", "mysql-ignore-errors", "percentile", "rate", "events",
-    "warmup-time", "reconnect", "db-debug", "verbosity",
+    "warmup-time", "reconnect", "db-debug", "verbosity", "random-points",
 }  # fmt: skip
 
 
@@ -37,7 +37,9 @@ class Server(Protocol):
 
 def dataset_of(workload: Workload) -> str:
     """A readable identity of the tables a workload's prepare builds."""
-    family = "oltp" if workload.test.startswith("oltp_") else workload.test
+    # the project's Lua builds the same tables as sysbench's oltp scripts, byte for byte
+    oltp = workload.test.startswith("oltp_") or project_lua.is_project_test(workload.test)
+    family = "oltp" if oltp else workload.test
     table_options = [
         f"--{name}={value}"
         for name, value in sorted(workload.options.items())

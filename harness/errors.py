@@ -15,3 +15,7 @@ class ServerStartError(UserError):
 
 class ServerGoneError(Exception):
     """The server process exited while the harness was using it."""
+
+
+class WrongPlan(Exception):
+    """EXPLAIN shows a test's statement using another index than the test is named for."""

@@ -30,12 +30,13 @@ from harness import (
     mycnf,
     postwrite,
     products,
+    project_lua,
     suites,
     sysbench,
 )
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.dataset import SysbenchCalls
-from harness.errors import ServerGoneError, UserError
+from harness.errors import ServerGoneError, UserError, WrongPlan
 from harness.existing import ExistingServer
 from harness.pristine import PristineCopy, PristineStore, pristine_key
 from harness.sampler import INTERVAL_S as sampler_interval_s
@@ -540,7 +541,12 @@ class WorkloadRun:
             if self.workload.suite is not None and self.workload.suite.post_write:
                 self._post_write()
             document["status"] = "complete"
-        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+        except (
+            ServerGoneError,
+            WrongPlan,
+            sysbench.SysbenchFailed,
+            pymysql.err.MySQLError,
+        ) as exc:
             if not self.server.alive():
                 self.mark(f"server exited during the run: {self.server.exit_summary()}")
                 return True
@@ -561,6 +567,14 @@ class WorkloadRun:
         self.document["status_reason"] = reason
         self.owner.progress.on_note(f"{self.document['id']}: {reason}")
 
+    def _check_plans(self, target: sysbench.Target) -> None:
+        """A covered/not-covered, PK/secondary test means nothing on another plan."""
+        argv = sysbench.command(self.owner.sysbench, self.workload, target, "explain", {})
+        output = self.calls("check the query plan (EXPLAIN)", argv)
+        problems = project_lua.plan_problems(self.workload.test, output)
+        if problems:
+            raise WrongPlan(f"EXPLAIN: {problems[0]}")
+
     def _post_write(self) -> None:
         self.owner.progress.on_note(f"{self.variant} / {self.workload.label}: post-write")
         self.document["reproduce"]["commands"] += postwrite.post_write(
@@ -575,6 +589,8 @@ class WorkloadRun:
         sweep = self.workload.sweep
         binary, workload = self.owner.sysbench, self.workload
         target = self.server.sysbench_target()
+        if project_lua.is_project_test(workload.test):
+            self._check_plans(target)
         if sweep.warmup_seconds:
             argv = sysbench.run_argv(
                 binary, workload, target, sweep.threads[0], sweep.warmup_seconds

@@ -10,6 +10,7 @@ import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from harness import project_lua
 from harness.campaign import Workload
 from harness.errors import UserError
 
@@ -97,9 +98,10 @@ def command(
     binary: str, workload: Workload, target: Target, action: str, extra: dict[str, str]
 ) -> list[str]:
     options = {**target.options(), **workload_options(workload), **extra}
+    is_ours = project_lua.is_project_test(workload.test)
     return [
         binary,
-        workload.test,
+        str(project_lua.script(workload.test)) if is_ours else workload.test,
         *(f"--{name}={value}" for name, value in options.items()),
         action,
     ]
@@ -109,11 +111,20 @@ def command(
 _SHELL_PASSWORD = re.compile(r'--mysql-password="\$[A-Za-z_][A-Za-z0-9_]*"')
 
 
+def _readable(arg: str) -> str:
+    """The binary by name and the project's Lua by its path in the repository."""
+    if arg.endswith("/sysbench"):
+        return "sysbench"
+    if arg.startswith(str(project_lua.LUA_DIR)):
+        return str(Path(arg).relative_to(project_lua.LUA_DIR.parents[1]))
+    return arg
+
+
 def render(argv: list[str]) -> str:
     """A shell-ready command line, with the binary by name so it reads as a reader would type it."""
     return " ".join(
         arg if _SHELL_PASSWORD.fullmatch(arg) else shlex.quote(arg)
-        for arg in ("sysbench" if arg.endswith("/sysbench") else arg for arg in argv)
+        for arg in (_readable(arg) for arg in argv)
     )
 
 

@@ -488,8 +488,8 @@ sleep_seconds = 0
 preset = "callaghan"
 tables = 1
 table_size = 5000
-tests = ["point-query-pre-r100", "update-one-r100", "read-write-r100", "point-query-r100",
-         "delete-r100"]
+tests = ["point-query-pre-r100", "range-notcovered-si-pre-r100", "update-one-r100",
+         "read-write-r100", "scan-r100", "points-covered-si-r100", "delete-r100"]
 [workloads.dimitri]
 preset = "dimitri.update_nokey"
 tables = 1
@@ -507,11 +507,13 @@ def test_presets_run_in_the_references_order_with_their_steps(tmp_path):
     ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
     suites = [run["workload"]["suite"] for run in ordered]
     assert [suite["test"] for suite in suites] == [
-        "point-query.pre_range=100", "update-one_range=100", "read-write_range=100",
-        "point-query_range=100", "delete_range=100", "Update-NoKey",
+        "point-query.pre_range=100", "range-notcovered-si.pre_range=100",
+        "update-one_range=100", "read-write_range=100", "scan_range=100",
+        "points-covered-si_range=100", "delete_range=100", "Update-NoKey",
     ]  # fmt: skip
-    assert [s["position"] for s in suites[:5]] == sorted(s["position"] for s in suites[:5])
-    assert {s["group"] for s in suites} == {"point", "write"}
+    assert [s["position"] for s in suites[:7]] == sorted(s["position"] for s in suites[:7])
+    assert {s["group"] for s in suites} == {"point", "range", "write"}
+    assert all(run["status"] == "complete" for run in runs)
     by_test = {run["workload"]["suite"]["test"]: run for run in runs}
     assert all([s["threads"] for s in run["steps"]] == [1, 2] for run in runs)
     update_one = [c["command"] for c in by_test["update-one_range=100"]["reproduce"]["commands"]]
@@ -520,3 +522,11 @@ def test_presets_run_in_the_references_order_with_their_steps(tmp_path):
     assert "post-write: refresh statistics" in purposes
     assert "post-write: drop the binary log" in purposes
     assert all(run["workload"]["rows_after_prepare"] == 5000 for run in runs)
+    # the project's Lua: its plan is checked first, and a scan reports rows/s
+    covered = [
+        c["command"] for c in by_test["points-covered-si_range=100"]["reproduce"]["commands"]
+    ]
+    assert any(c.startswith("sysbench harness/lua/points_covered_si.lua") and c.endswith(" explain")
+               for c in covered)  # fmt: skip
+    scan = by_test["scan_range=100"]["steps"][0]
+    assert scan["rows_per_s"] == pytest.approx(scan["events"] * 5000 / scan["duration_s"], 0.01)
