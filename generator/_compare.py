@@ -1,5 +1,5 @@
-"""Campaign comparisons as plain data: variant order, ratio tables of repeat medians vs a base,
-config diff.
+"""Campaign comparisons as plain data: variant order, the rules of a ratio to the base variant,
+ratio tables of repeat medians by thread level, config diff.
 
 Pure functions over validated run documents; Hugo templates render what they return.
 """
@@ -8,28 +8,29 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from generator._memory import memory_fit
-from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
+from generator._repeats import spread_by_threads
 
 # Mark Callaghan's convention: a ratio within ±5 % of the base is noise, beyond it is news.
 RATIO_NOISE = 0.05
 RATIO_DECIMALS = 2
 SPREAD_DECIMALS = 3  # a spread is shown in % with one decimal
-# What ratio_table reports for a thread level a variant did not reach.
-_NO_STEP = {"median": None, "low": None, "high": None, "repeats": 0}
+# What a cell reports for a thread level (or test) a variant did not reach.
+NO_STEP = {"median": None, "low": None, "high": None, "repeats": 0}
+# Printed beside a coloured ratio so the verdict does not rest on colour alone.
+VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": ""}
 
 
 def _p95_ms(step: dict) -> float:
     return step["latency_ms"]["p95"]
 
 
-def _tps(step: dict) -> float:
+def step_tps(step: dict) -> float:
     return step["tps"]
 
 
 # name -> (label, unit, value of a step, whether a larger value is an improvement)
 METRICS: dict[str, tuple[str, str, Callable[[dict], float], bool]] = {
-    "tps": ("Transactions per second", "TPS", _tps, True),
+    "tps": ("Transactions per second", "TPS", step_tps, True),
     "latency": ("95th percentile latency", "ms", _p95_ms, False),
 }
 
@@ -68,6 +69,41 @@ def repeat_spread(stats: dict) -> float | None:
     return round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS)
 
 
+def ratio_state(value: float | None, ratio: float | None) -> str:
+    """How a ratio cell reads: 'ratio', 'missing' (the variant has no value: "—") or 'n/a' (a
+    value but no base to divide by, or a base of zero)."""
+    if value is None:
+        return "missing"
+    return "n/a" if ratio is None else "ratio"
+
+
+def stat_cell(
+    variant: str, stats: dict, base_median: float | None, higher_is_better: bool
+) -> dict:
+    """One variant's cell: the median of its counted runs with their range and spread (stats
+    from _repeats.spread_by_threads, or NO_STEP), and the ratio of that median to the base's."""
+    value = stats["median"]
+    ratio = None
+    if value is not None and base_median:
+        ratio = round(value / base_median, RATIO_DECIMALS)
+    verdict = ratio_verdict(ratio, higher_is_better)
+    spread = repeat_spread(stats)
+    return {
+        "variant": variant,
+        "value": value,
+        "low": stats["low"],
+        "high": stats["high"],
+        "repeats": stats["repeats"],
+        "spread": spread,
+        # Repeats that disagree by more than the noise band make the ratio noise too.
+        "noisy": spread is not None and spread > RATIO_NOISE,
+        "ratio": ratio,
+        "state": ratio_state(value, ratio),
+        "verdict": verdict,
+        "marker": VERDICT_MARKERS[verdict],
+    }
+
+
 def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str) -> dict:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
     _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
@@ -76,29 +112,11 @@ def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str
     threads = sorted({level for by_threads in stats.values() for level in by_threads})
     rows = []
     for level in threads:
-        base_value = stats[variants[0]].get(level, _NO_STEP)["median"]
-        cells = []
-        for variant in variants:
-            cell = stats[variant].get(level, _NO_STEP)
-            value = cell["median"]
-            ratio = None
-            if value is not None and base_value:
-                ratio = round(value / base_value, RATIO_DECIMALS)
-            spread = repeat_spread(cell)
-            cells.append(
-                {
-                    "variant": variant,
-                    "value": value,
-                    "low": cell["low"],
-                    "high": cell["high"],
-                    "repeats": cell["repeats"],
-                    "spread": spread,
-                    # Repeats that disagree by more than the noise band make the ratio noise too.
-                    "noisy": spread is not None and spread > RATIO_NOISE,
-                    "ratio": ratio,
-                    "verdict": ratio_verdict(ratio, higher_is_better),
-                }
-            )
+        base_median = stats[variants[0]].get(level, NO_STEP)["median"]
+        cells = [
+            stat_cell(variant, stats[variant].get(level, NO_STEP), base_median, higher_is_better)
+            for variant in variants
+        ]
         rows.append({"threads": level, "cells": cells})
     return {
         "metric": metric,
@@ -107,9 +125,14 @@ def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str
         "higher_is_better": higher_is_better,
         "base": variants[0],
         "variants": variants,
-        "most_repeats": max((cell["repeats"] for row in rows for cell in row["cells"]), default=0),
+        "most_repeats": most_repeats(rows),
         "rows": rows,
     }
+
+
+def most_repeats(rows: list[dict]) -> int:
+    """The largest repeat count of any cell: above 1, tables show ranges and spreads."""
+    return max((cell["repeats"] for row in rows for cell in row["cells"]), default=0)
 
 
 def config_diff(runs_by_variant: dict[str, dict], variants: list[str]) -> dict:
@@ -125,57 +148,3 @@ def config_diff(runs_by_variant: dict[str, dict], variants: list[str]) -> dict:
         if len(set(values)) > 1:
             rows.append({"option": name, "values": values})
     return {"variants": variants, "rows": rows}
-
-
-def summarize_campaign(runs: list[dict]) -> dict:
-    """Everything a campaign page shows, for the runs sharing one campaign.id."""
-    first = min(runs, key=lambda run: run["started_at"])
-    variants = variant_order(runs)
-    cells = group_by_cell(runs)
-    workloads = []
-    for workload in sorted({run["workload"]["name"] for run in runs}):
-        by_variant = {
-            variant: cell for (_, variant, name), cell in cells.items() if name == workload
-        }
-        present = [variant for variant in variants if variant in by_variant]
-        counted = {variant: counted_runs(by_variant[variant]) for variant in present}
-        workloads.append(
-            {
-                "name": workload,
-                "variants": present,
-                "cells": [
-                    {
-                        "variant": variant,
-                        # Repeats share their data set, so any counted run stands for the cell.
-                        "memory": memory_fit(counted[variant][0]),
-                        "runs": pass_list(by_variant[variant]),
-                    }
-                    for variant in present
-                ],
-                "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
-            }
-        )
-    # The config diff compares variants, so any workload's run of a variant stands for it.
-    one_run_per_variant = latest_by_variant(runs)
-    return {
-        "id": first["campaign"]["id"],
-        "name": first["campaign"]["name"],
-        "title": first["campaign"]["title"],
-        "description": first["campaign"].get("description", ""),
-        "file": first["campaign"]["file"],
-        "started_at": first["started_at"],
-        "ended_at": max(run["ended_at"] for run in runs),
-        "variants": variants,
-        "base": variants[0],
-        "run_ids": sorted(run["id"] for run in runs),
-        "workloads": workloads,
-        "config_diff": config_diff(one_run_per_variant, variants),
-    }
-
-
-def summarize_campaigns(runs: list[dict]) -> list[dict]:
-    """One summary per campaign.id, in id order."""
-    by_campaign: dict[str, list[dict]] = {}
-    for run in runs:
-        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
-    return [summarize_campaign(by_campaign[cid]) for cid in sorted(by_campaign)]

@@ -4,7 +4,7 @@ build_dir/
   assets/figures/runs/<run>/<fig>.json                  Plotly figures of a run page
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
   assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
-  data/campaigns/<campaign>.json                        ratio tables and config diff (hugo.Data)
+  data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
   data/monitor/<run>.json                               per-step averages under the monitor charts
   data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
   static/runs/<run>/run.json, my.cnf                    stable download URLs
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import plotly
 
-from generator._compare import summarize_campaigns
+from generator._campaign import summarize_campaigns
 from generator._figures import campaign_figures, run_figures
 from generator._load import RunFile
 from generator._memory import memory_fit

@@ -59,13 +59,18 @@ def pass_list(cell: list[dict]) -> list[dict]:
     ]
 
 
-def spread_by_threads(runs: list[dict], value_of: Callable[[dict], float]) -> dict[int, dict]:
+def spread_by_threads(
+    runs: list[dict], value_of: Callable[[dict], float | None]
+) -> dict[int, dict]:
     """Per thread level: median, low, high of value_of(step) over the runs that reached it,
-    and how many did (repeats)."""
+    and how many did (repeats). A step where value_of is None (a counter the harness did not
+    record) does not count."""
     values: dict[int, list[float]] = {}
     for run in runs:
         for step in run["steps"]:
-            values.setdefault(step["threads"], []).append(value_of(step))
+            value = value_of(step)
+            if value is not None:
+                values.setdefault(step["threads"], []).append(value)
     return {
         threads: {
             "median": statistics.median(found),

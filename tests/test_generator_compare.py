@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
-from generator._compare import (
-    RATIO_NOISE,
-    latest_by_variant,
-    ratio_verdict,
-    summarize_campaigns,
-    variant_order,
-)
+from generator._campaign import summarize_campaigns
+from generator._compare import RATIO_NOISE, latest_by_variant, ratio_verdict, variant_order
+from generator._repeats import counted_runs
 
 
 @pytest.fixture(scope="module")
@@ -18,14 +16,19 @@ def runs(committed_runs) -> list[dict]:
     return [run for _, run in committed_runs]
 
 
-def _run_of(runs, campaign_id, workload, variant) -> dict:
-    matches = [
+def _tps_of(runs, campaign_id, workload, variant) -> dict[int, float]:
+    """TPS by threads of a cell: the median over its counted runs (one per repeat pass)."""
+    cell = [
         run
         for run in runs
         if (run["campaign"]["id"], run["workload"]["name"], run["variant"])
         == (campaign_id, workload, variant)
     ]
-    return max(matches, key=lambda run: run["started_at"])
+    tps: dict[int, list[float]] = {}
+    for run in counted_runs(cell):
+        for step in run["steps"]:
+            tps.setdefault(step["threads"], []).append(step["tps"])
+    return {threads: statistics.median(values) for threads, values in tps.items()}
 
 
 @pytest.mark.parametrize(
@@ -58,12 +61,10 @@ def test_ratios_are_value_over_base_at_same_threads(runs):
     checked = 0
     for summary in summarize_campaigns(runs):
         for workload in summary["workloads"]:
-            base = _run_of(runs, summary["id"], workload["name"], workload["variants"][0])
-            base_tps = {step["threads"]: step["tps"] for step in base["steps"]}
+            base_tps = _tps_of(runs, summary["id"], workload["name"], workload["variants"][0])
             for row in workload["metrics"]["tps"]["rows"]:
                 for cell in row["cells"]:
-                    run = _run_of(runs, summary["id"], workload["name"], cell["variant"])
-                    tps = {step["threads"]: step["tps"] for step in run["steps"]}
+                    tps = _tps_of(runs, summary["id"], workload["name"], cell["variant"])
                     assert cell["value"] == tps.get(row["threads"])
                     if cell["value"] is None or not base_tps.get(row["threads"]):
                         assert cell["ratio"] is None

@@ -7,7 +7,7 @@ import re
 
 import plotly.offline
 
-from generator._compare import summarize_campaigns
+from generator._campaign import summarize_campaigns
 from generator._figures import campaign_figures, run_figures
 from generator._inputs import hugo_inputs
 

@@ -6,10 +6,12 @@ import copy
 import json
 import re
 import shutil
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 from repeated_runs import as_repeat, two_variants, write_runs
+from suite_runs import CAMPAIGN, callaghan_campaign, suite_run, template_run
 
 import generator
 from generator._hugo import hugo_binary, overlay_mounts, run_build
@@ -85,17 +87,19 @@ def test_the_same_run_in_two_data_dirs_is_a_problem(tmp_path, committed_runs):
     assert not (tmp_path / "pub").exists()
 
 
-def _build_with_article(tmp_path: Path, body: str) -> Path:
-    """Build the repo's data plus one extra article (in a copy of content/); returns public/."""
+def _build_with_article(tmp_path: Path, body: str, extra_data: Path | None = None) -> Path:
+    """Build the repo's data (plus extra_data) and one extra article (in a copy of content/);
+    returns public/."""
+    data_dirs = [REPO / "data", *([extra_data] if extra_data else [])]
     content = tmp_path / "content"
     shutil.copytree(REPO / "content", content)
     article = content / "posts" / "probe" / "index.md"
     article.parent.mkdir(parents=True)
     article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
-    generator.build_site([REPO / "data"], tmp_path / "build", tmp_path / "unused")
+    generator.build_site(data_dirs, tmp_path / "build", tmp_path / "unused")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount
-        for mount in overlay_mounts([REPO / "data"], tmp_path / "build")
+        for mount in overlay_mounts(data_dirs, tmp_path / "build")
     ]
     overlay = tmp_path / "overlay.json"
     overlay.write_text(json.dumps({"module": {"mounts": mounts}}))
@@ -200,3 +204,162 @@ def test_repeats_are_published_as_medians_with_their_spread(tmp_path, committed_
     base_page = (public / "runs" / runs[0]["id"] / "index.html").read_text()
     assert "Prepared for this run (load 4.5 s)." in base_page
     assert "in-memory (data fits in the buffer pool" in base_page
+
+
+class _Tables(HTMLParser):
+    """Every <table> of a page as {"caption", "rows": [[(cell text, class), ...]]}."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.tables: list[dict] = []
+        self._cell: list | None = None
+        self._caption: list[str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        if tag == "table":
+            self.tables.append({"caption": "", "rows": []})
+        elif tag == "caption":
+            self._caption = []
+        elif tag == "tr" and self.tables:
+            self.tables[-1]["rows"].append([])
+        elif tag in ("td", "th") and self.tables:
+            self._cell = [[], dict(attrs).get("class", "")]
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "caption" and self._caption is not None:
+            self.tables[-1]["caption"] = "".join(self._caption).strip()
+            self._caption = None
+        elif tag in ("td", "th") and self._cell is not None:
+            text = " ".join("".join(self._cell[0]).split())
+            self.tables[-1]["rows"][-1].append((text, self._cell[1]))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._caption is not None:
+            self._caption.append(data)
+        if self._cell is not None:
+            self._cell[0].append(data)
+
+    def table(self, caption_start: str) -> list[list[tuple[str, str]]]:
+        found = [t["rows"] for t in self.tables if t["caption"].startswith(caption_start)]
+        assert len(found) == 1, (caption_start, [t["caption"] for t in self.tables])
+        return found[0]
+
+
+DIMITRI_CAMPAIGN = "dimitri-probe-20260101-000000"
+
+
+@pytest.fixture(scope="module")
+def suite_site(tmp_path_factory, committed_runs) -> tuple[Path, Path]:
+    """A Callaghan suite campaign (tests/suite_runs.py: seven tests over the four groups, one
+    missing cell, one zero base) and a two-level Dimitri one, built beside the committed data
+    with an article embedding their tables: (public dir, suite data dir)."""
+    root = tmp_path_factory.mktemp("suite")
+    template = template_run([run for _, run in committed_runs])
+    runs = callaghan_campaign(template)
+    for variant, by_threads in (("a.base", (100, 190)), ("b.base", (120, 180))):
+        steps = {threads: {"qps": qps} for threads, qps in zip((1, 2), by_threads, strict=True)}
+        runs.append(
+            suite_run(template, variant, "OLTP_RW", "write", 4, steps, "dimitri", DIMITRI_CAMPAIGN)
+        )
+    write_runs(runs, root / "data")
+    public = _build_with_article(
+        root,
+        f"""{{{{< suite campaign="{CAMPAIGN}" table="relative" >}}}}
+
+{{{{< suite campaign="{CAMPAIGN}" table="efficiency" >}}}}
+
+{{{{< suite campaign="{DIMITRI_CAMPAIGN}" table="peak" >}}}}
+
+{{{{< suite campaign="{DIMITRI_CAMPAIGN}" table="absolute" threads="2" >}}}}""",
+        root / "data",
+    )
+    return public, root / "data"
+
+
+def test_a_suite_campaign_page_shows_callaghan_s_tables(suite_site):
+    public, _ = suite_site
+    html = (public / "campaigns" / CAMPAIGN / "index.html").read_text()
+    assert 'id="suite"' in html and "Mark Callaghan&#39;s sysbench microbenchmarks" in html
+    tables = _Tables(html)
+    relative = tables.table("Relative QPS: value ÷ a.base")
+    assert [[text for text, _ in row] for row in relative] == [
+        ["test", "a.base (base)", "b.base"],
+        ["Point queries"],
+        ["point-query.pre", "1.00", "1.10 ▲ (better)"],
+        ["point-query_range=100", "1.00", "—"],
+        ["Range queries without aggregation"],
+        ["range-notcovered-si.pre", "1.00", "0.95"],
+        ["scan_range=100 (rows/s)", "1.00", "1.05"],
+        ["Range queries with aggregation"],
+        ["read-only_range=10", "n/a", "n/a"],
+        ["Writes"],
+        ["update-index_range=100", "1.00", "0.93 ▼ (worse)"],
+        ["insert_range=100", "1.00", "1.11 ▲ (better)"],
+    ]
+    classes = {row[0][0]: row[2][1] for row in relative if len(row) == 3}
+    assert classes["point-query.pre"] == "better" and classes["update-index_range=100"] == "worse"
+    assert classes["range-notcovered-si.pre"] == "same"
+    assert classes["point-query_range=100"] == "missing" and classes["read-only_range=10"] == "na"
+    absolute = tables.table("Throughput: QPS (rows/s for a scan)")
+    assert ["scan_range=100 (rows/s)", "1,000,000", "1,050,000"] in [
+        [text for text, _ in row] for row in absolute
+    ]
+    assert ["insert_range=100", "300", "333.30"] in [[text for text, _ in row] for row in absolute]
+    cpu = tables.table("cpu/o (µs)")
+    assert [text for text, _ in cpu[2]] == ["point-query.pre", "50", "40"]
+    assert tables.table("cpu/o ÷ a.base")[2][2] == ("0.80 ▲ (better)", "better")
+    assert tables.table("wKB/o ÷ a.base")[2][2] == ("2.00 ▼ (worse)", "worse")
+    assert "o is one transaction" in html and "▲ better" in html
+    assert f'href="/campaigns/{CAMPAIGN}/#point-query-pre"' in html
+    assert 'id="point-query-pre"' in html  # each test keeps its curves and ratio tables
+    assert "Peak over thread levels" not in html  # Dimitri's form only
+
+
+def test_a_dimitri_campaign_page_adds_peaks_and_a_table_per_thread_level(suite_site):
+    public, _ = suite_site
+    html = (public / "campaigns" / DIMITRI_CAMPAIGN / "index.html").read_text()
+    tables = _Tables(html)
+    peak = tables.table("Peak over thread levels")
+    assert [text for text, _ in peak[2]] == [
+        "OLTP_RW",
+        "190 @ 2 TPS 190 @ 2",
+        "180 @ 2 TPS 180 @ 2",
+    ]
+    assert 'href="#suite-threads-2"' in html and 'id="suite-threads-2"' in html
+    assert tables.table("Relative QPS at 2 threads")[2][2] == ("0.95", "same")
+    assert tables.table("Relative QPS at 1 thread")[2][2] == ("1.20 ▲ (better)", "better")
+
+
+def test_the_suite_shortcode_embeds_a_table_in_an_article(suite_site):
+    public, _ = suite_site
+    html = (public / "posts" / "probe" / "index.html").read_text()
+    tables = _Tables(html)
+    assert tables.table("Relative QPS: value ÷ a.base")[2][2][0] == "1.10 ▲ (better)"
+    assert tables.table("cpu/o ÷ a.base")[2][2][0] == "0.80 ▲ (better)"
+    assert tables.table("Peak over thread levels")[2][0][0] == "OLTP_RW"
+    assert [text for text, _ in tables.table("Throughput at 2 threads")[2]] == [
+        "OLTP_RW",
+        "190",
+        "180",
+    ]
+    assert "Throughput at 1 thread" not in html and 'id="suite-threads' not in html
+    assert f'href="/campaigns/{CAMPAIGN}/#insert-r100"' in html
+
+
+@pytest.mark.parametrize(
+    ("shortcode", "message"),
+    [
+        (f'campaign="{CAMPAIGN}" table="bogus"', 'suite: table "bogus" unknown'),
+        ('campaign="no-such-campaign" table="relative"', 'no campaign "no-such-campaign"'),
+        (f'campaign="{CAMPAIGN}" table="peak"', 'table="peak" is Dimitri\'s form'),
+        (f'campaign="{CAMPAIGN}"', "suite: table is required"),
+    ],
+)
+def test_a_bad_suite_shortcode_fails_the_build(tmp_path, suite_site, shortcode, message):
+    _, suite_data = suite_site
+    with pytest.raises(generator.HugoError) as raised:
+        _build_with_article(tmp_path, f"{{{{< suite {shortcode} >}}}}", suite_data)
+    assert message in str(raised.value)
+    assert "probe/index.md:5" in str(raised.value)

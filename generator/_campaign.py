@@ -1,0 +1,63 @@
+"""Everything a campaign page shows, as one summary per campaign.id (hugo.Data.campaigns)."""
+
+from __future__ import annotations
+
+from generator._compare import METRICS, config_diff, latest_by_variant, ratio_table, variant_order
+from generator._memory import memory_fit
+from generator._repeats import counted_runs, group_by_cell, pass_list
+from generator._suite import suite_report
+
+
+def summarize_campaign(runs: list[dict]) -> dict:
+    """Everything a campaign page shows, for the runs sharing one campaign.id."""
+    first = min(runs, key=lambda run: run["started_at"])
+    variants = variant_order(runs)
+    cells = group_by_cell(runs)
+    workloads = []
+    for workload in sorted({run["workload"]["name"] for run in runs}):
+        by_variant = {
+            variant: cell for (_, variant, name), cell in cells.items() if name == workload
+        }
+        present = [variant for variant in variants if variant in by_variant]
+        counted = {variant: counted_runs(by_variant[variant]) for variant in present}
+        workloads.append(
+            {
+                "name": workload,
+                "variants": present,
+                "cells": [
+                    {
+                        "variant": variant,
+                        # Repeats share their data set, so any counted run stands for the cell.
+                        "memory": memory_fit(counted[variant][0]),
+                        "runs": pass_list(by_variant[variant]),
+                    }
+                    for variant in present
+                ],
+                "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
+            }
+        )
+    # The config diff compares variants, so any workload's run of a variant stands for it.
+    one_run_per_variant = latest_by_variant(runs)
+    return {
+        "id": first["campaign"]["id"],
+        "name": first["campaign"]["name"],
+        "title": first["campaign"]["title"],
+        "description": first["campaign"].get("description", ""),
+        "file": first["campaign"]["file"],
+        "started_at": first["started_at"],
+        "ended_at": max(run["ended_at"] for run in runs),
+        "variants": variants,
+        "base": variants[0],
+        "run_ids": sorted(run["id"] for run in runs),
+        "workloads": workloads,
+        "config_diff": config_diff(one_run_per_variant, variants),
+        "suite": suite_report(runs),
+    }
+
+
+def summarize_campaigns(runs: list[dict]) -> list[dict]:
+    """One summary per campaign.id, in id order."""
+    by_campaign: dict[str, list[dict]] = {}
+    for run in runs:
+        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
+    return [summarize_campaign(by_campaign[cid]) for cid in sorted(by_campaign)]
