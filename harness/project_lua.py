@@ -11,10 +11,12 @@ row: statement, table_number, table, type, possible_keys, key, key_len, rows, Ex
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
+SBTEST = re.compile(r"sbtest\d+")
 
 
 @dataclass(frozen=True)
@@ -27,14 +29,16 @@ class Plan:
 
 
 _PK, _SI = "PRIMARY", "k"
+# InnoDB's primary key is the clustered index, so every read through it is covering; MariaDB
+# 10.11 prints "Using index" for the covered PK tests and 11.4 does not, hence covered=None there.
 PLANS: dict[str, Plan] = {
     "random_points": Plan(_PK),
     "hot_points": Plan(_PK),
-    "points_covered_pk": Plan(_PK, covered=True),
+    "points_covered_pk": Plan(_PK),
     "points_notcovered_pk": Plan(_PK, covered=False),
     "points_covered_si": Plan(_SI, covered=True),
     "points_notcovered_si": Plan(_SI, covered=False),
-    "range_covered_pk": Plan(_PK, covered=True, access="range"),
+    "range_covered_pk": Plan(_PK, access="range"),
     "range_notcovered_pk": Plan(_PK, covered=False, access="range"),
     "range_covered_si": Plan(_SI, covered=True, access="range"),
     "range_notcovered_si": Plan(_SI, covered=False, access="range"),
@@ -91,7 +95,9 @@ def _row_problem(plan: Plan, row: dict[str, object]) -> str | None:
 def plan_problems(test_name: str, explain_output: str) -> list[str]:
     """One line per statement whose plan is not the intended one; empty when all are."""
     plan = PLANS[script(test_name).stem]
-    rows = explain_rows(explain_output)
+    # MariaDB turns an IN list of in_predicate_conversion_threshold (1000) values or more into
+    # a join with a derived table of those values; only the sbtest rows carry the plan.
+    rows = [row for row in explain_rows(explain_output) if SBTEST.fullmatch(str(row["table"]))]
     if not rows:
         return [f"{test_name}: no EXPLAIN rows in the explain output"]
     problems = (_row_problem(plan, row) for row in rows)

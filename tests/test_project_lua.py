@@ -100,6 +100,20 @@ def test_plan_problems_on_recorded_rows():
     assert project_lua.plan_problems("scan", "") == ["scan: no EXPLAIN rows in the explain output"]
 
 
+def test_plans_as_mariadb_11_4_and_large_in_lists_print_them():
+    # 11.4 no longer says "Using index" for a read of the clustered primary key
+    pk = _row("SELECT id FROM sbtest2 WHERE id BETWEEN 1 AND 101", Extra="Using where")
+    assert project_lua.plan_problems("range_covered_pk", pk) == []
+    assert project_lua.plan_problems("range_notcovered_pk", pk) == []
+    # an IN list of 1000 values becomes a join with a derived table of the values
+    values = _row("SELECT c FROM sbtest2 WHERE id IN (...)", table="<derived3>", type="ALL",
+                  key=None, possible_keys="distinct_key", Extra="")  # fmt: skip
+    lookup = _row("SELECT c FROM sbtest2 WHERE id IN (...)", type="eq_ref", Extra="")
+    assert project_lua.plan_problems("random_points", f"{values}\n{lookup}") == []
+    scan = _row("SELECT c FROM sbtest2 WHERE id IN (...)", type="ALL", key=None, Extra="")
+    assert project_lua.plan_problems("random_points", f"{values}\n{scan}")
+
+
 # --- against the server -----------------------------------------------------------------------
 
 
