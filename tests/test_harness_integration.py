@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import contract
-from harness import sandbox
+from harness import project_lua, sandbox, suites
 
 pytestmark = pytest.mark.server
 
@@ -468,7 +468,7 @@ def test_datadir_on_a_full_filesystem_is_one_clear_line(tmp_path, full_filesyste
 
 SUITES_CAMPAIGN = """
 name = "suites"
-title = "Presets on tiny data"
+title = "Both reference suites on tiny data"
 [servers.debian]
 kind = "sandbox"
 [mycnf]
@@ -481,52 +481,55 @@ server_id = 1
 '''
 [variants.base]
 [sweep]
-threads = [1, 2]
+threads = [1]
 step_seconds = 1
 sleep_seconds = 0
 [workloads.micro]
 preset = "callaghan"
 tables = 1
 table_size = 5000
-tests = ["point-query-pre-r100", "range-notcovered-si-pre-r100", "update-one-r100",
-         "read-write-r100", "scan-r100", "points-covered-si-r100", "delete-r100"]
 [workloads.dimitri]
-preset = "dimitri.update_nokey"
+preset = "dimitri"
 tables = 1
 table_size = 5000
 """
 
 
-def test_presets_run_in_the_references_order_with_their_steps(tmp_path):
+def test_every_preset_test_runs_in_the_references_order(tmp_path):
     campaign = tmp_path / "suites.toml"
     campaign.write_text(SUITES_CAMPAIGN)
     result = run_cli(tmp_path, campaign)
     assert result.returncode == 0, result.stderr
     runs, problems = contract.validate_dir(tmp_path / "data")
     assert problems == []
-    ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
-    suites = [run["workload"]["suite"] for run in ordered]
-    assert [suite["test"] for suite in suites] == [
-        "point-query.pre_range=100", "range-notcovered-si.pre_range=100",
-        "update-one_range=100", "read-write_range=100", "scan_range=100",
-        "points-covered-si_range=100", "delete_range=100", "Update-NoKey",
-    ]  # fmt: skip
-    assert [s["position"] for s in suites[:7]] == sorted(s["position"] for s in suites[:7])
-    assert {s["group"] for s in suites} == {"point", "range", "write"}
     assert all(run["status"] == "complete" for run in runs)
+    ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
+    assert [run["workload"]["suite"]["test"] for run in ordered] == [
+        test.test for test in [*suites.CALLAGHAN, *suites.DIMITRI]
+    ]
+    assert [run["workload"]["suite"]["position"] for run in ordered] == [
+        *range(1, len(suites.CALLAGHAN) + 1), *range(1, len(suites.DIMITRI) + 1)
+    ]  # fmt: skip
+    # one load for both suites: every test ran on the same data, in one server start
+    assert len({run["workload"]["data_origin"]["pristine_key"] for run in runs}) == 1
+    assert all(run["workload"]["rows_after_prepare"] == 5000 for run in runs)
     by_test = {run["workload"]["suite"]["test"]: run for run in runs}
-    assert all([s["threads"] for s in run["steps"]] == [1, 2] for run in runs)
-    update_one = [c["command"] for c in by_test["update-one_range=100"]["reproduce"]["commands"]]
-    assert any(c.endswith(" run") and "--table-size=1 " in c for c in update_one)
+
+    def commands(test: str) -> list[str]:
+        return [c["command"] for c in by_test[test]["reproduce"]["commands"]]
+
+    assert any(
+        c.endswith(" run") and "--table-size=1 " in c for c in commands("update-one_range=100")
+    )
     purposes = [c["purpose"] for c in by_test["read-write_range=100"]["reproduce"]["commands"]]
     assert "post-write: refresh statistics" in purposes
     assert "post-write: drop the binary log" in purposes
-    assert all(run["workload"]["rows_after_prepare"] == 5000 for run in runs)
-    # the project's Lua: its plan is checked first, and a scan reports rows/s
-    covered = [
-        c["command"] for c in by_test["points-covered-si_range=100"]["reproduce"]["commands"]
-    ]
-    assert any(c.startswith("sysbench harness/lua/points_covered_si.lua") and c.endswith(" explain")
-               for c in covered)  # fmt: skip
+    # each project Lua test had its query plan checked before it was measured
+    for test in suites.CALLAGHAN:
+        if project_lua.is_project_test(test.script):
+            script = f"sysbench harness/lua/{test.script}.lua"
+            assert any(
+                c.startswith(script) and c.endswith(" explain") for c in commands(test.test)
+            )
     scan = by_test["scan_range=100"]["steps"][0]
     assert scan["rows_per_s"] == pytest.approx(scan["events"] * 5000 / scan["duration_s"], 0.01)
