@@ -196,7 +196,8 @@ def test_missing_server_binary_names_the_basedir(tmp_path):
 
 def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
-    campaign = write_campaign(tmp_path, threads="[1, 2, 4]", seconds=2)
+    # Enough steps after the one awaited that a slow, loaded machine still interrupts mid-run.
+    campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
     # Its own process group, signalled as a terminal's Ctrl-C signals the foreground group.
     process = start_cli(tmp_path, campaign, start_new_session=True)
     wait_for_line(process, "binlog / rw / 2 thr:")
