@@ -236,16 +236,21 @@ def _percentile_ms(hist: dict[int, int], per_doubling: int, pct: float) -> float
     return round(_bucket_upper_ms(max(hist), per_doubling), 3)
 
 
-def thread_lines(output: str) -> list[dict[str, Any]]:
-    """The per-thread JSON objects of a run's output."""
+def _prefixed_json(output: str, prefix: str) -> list[dict[str, Any]]:
+    """The JSON objects of the output lines that start with prefix."""
     lines = []
     for line in output.splitlines():
-        if line.startswith(_STATS_PREFIX):
+        if line.startswith(prefix):
             try:
-                lines.append(json.loads(line[len(_STATS_PREFIX) :]))
+                lines.append(json.loads(line[len(prefix) :]))
             except json.JSONDecodeError as exc:
-                raise TpccOutputError(f"unreadable tpcc-stats line: {line[:120]!r}") from exc
+                raise TpccOutputError(f"unreadable {prefix.strip()} line: {line[:120]!r}") from exc
     return lines
+
+
+def thread_lines(output: str) -> list[dict[str, Any]]:
+    """The per-thread JSON objects of a run's output."""
+    return _prefixed_json(output, _STATS_PREFIX)
 
 
 def parse_stats(
@@ -350,14 +355,7 @@ def totals_problems(stats: dict[str, Any], events: int, errors: int) -> list[str
 
 
 def check_lines(output: str) -> list[dict[str, Any]]:
-    lines = []
-    for line in output.splitlines():
-        if line.startswith(_CHECK_PREFIX):
-            try:
-                lines.append(json.loads(line[len(_CHECK_PREFIX) :]))
-            except json.JSONDecodeError as exc:
-                raise TpccOutputError(f"unreadable tpcc-check line: {line[:120]!r}") from exc
-    return lines
+    return _prefixed_json(output, _CHECK_PREFIX)
 
 
 def parse_check(output: str, tables: int | None = None) -> dict[str, Any]:

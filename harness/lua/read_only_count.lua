@@ -4,16 +4,6 @@
 package.path = (sysbench.cmdline.script_path:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
 local bench = require("mybench_common")
 
-bench.install({
-   name = "read_only_count",
-   sql = function(tname)
-      return "SELECT count(c) FROM " .. tname .. " WHERE id BETWEEN ? AND ?"
-   end,
-   binds = function()
-      return { bench.INT, bench.INT }
-   end,
-   values = function()
-      local low = bench.random_row()
-      return { low, low + sysbench.opt.range_size - 1 }
-   end,
-})
+bench.between("read_only_count", "count(c)", "id", function()
+   return sysbench.opt.range_size - 1
+end)
