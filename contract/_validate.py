@@ -47,14 +47,16 @@ def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
         return problems
     if file.endswith(".json") and Path(file).stem != doc["id"]:
         problems.append(Problem(file, "$.id", f"id {doc['id']!r} differs from the file name"))
-    threads = [step["threads"] for step in doc["steps"]]
-    if len(set(threads)) != len(threads):
-        problems.append(Problem(file, "$.steps", f"duplicate thread levels {threads}"))
+    # A sysbench step is keyed by its thread level, an Insert Benchmark step by its name.
+    keys = [step.get("threads", step.get("step")) for step in doc["steps"]]
+    if len(set(keys)) != len(keys):
+        what = "steps" if doc["workload"]["tool"] == "ibench" else "thread levels"
+        problems.append(Problem(file, "$.steps", f"duplicate {what} {keys}"))
     if doc["status"] == "complete" and not doc["steps"]:
         problems.append(Problem(file, "$.steps", "a complete run has no steps"))
     for index, step in enumerate(doc["steps"]):
         for where, series in (
-            ("series", step["series"]),
+            ("series", step.get("series", {})),  # an ibench flush step has none
             ("monitor.series", step.get("monitor", {}).get("series", {})),
         ):
             if len({len(values) for values in series.values()}) > 1:
