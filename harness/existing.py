@@ -285,21 +285,23 @@ class ExistingServer:
     def _error(self, message: str) -> UserError:
         return UserError(self._scrub(message))
 
-    def connect(self, database: str | None = None) -> pymysql.connections.Connection:
-        """A new autocommit connection; pymysql errors propagate (the runner handles them)."""
+    def connect_args(self) -> dict[str, object]:
+        """pymysql.connect keywords, password included: for connections only, never recorded."""
         where: dict[str, object] = (
             {"unix_socket": str(self.socket)}
             if self.socket is not None
             else {"host": self.host, "port": self.port}
         )
-        return pymysql.connect(
+        return {
             **where,
-            user=self.user,
-            password=self._password or "",
-            database=database,
-            autocommit=True,
-            connect_timeout=CONNECT_TIMEOUT_S,
-        )
+            "user": self.user,
+            "password": self._password or "",
+            "connect_timeout": CONNECT_TIMEOUT_S,
+        }
+
+    def connect(self, database: str | None = None) -> pymysql.connections.Connection:
+        """A new autocommit connection; pymysql errors propagate (the runner handles them)."""
+        return pymysql.connect(**self.connect_args(), database=database, autocommit=True)
 
     def _connection_problem(self, exc: pymysql.err.MySQLError) -> str:
         code = exc.args[0] if exc.args else None

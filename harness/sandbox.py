@@ -278,10 +278,12 @@ class Sandbox:
             "variables": variables,
         }
 
+    def connect_args(self) -> dict[str, object]:
+        """pymysql.connect keywords (picklable: the Insert Benchmark's workers get them)."""
+        return {"unix_socket": str(self.socket_path), "user": "root"}
+
     def connect(self, database: str | None = None) -> pymysql.connections.Connection:
-        return pymysql.connect(
-            unix_socket=str(self.socket_path), user="root", database=database, autocommit=True
-        )
+        return pymysql.connect(**self.connect_args(), database=database, autocommit=True)
 
     @property
     def pid(self) -> int:
