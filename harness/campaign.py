@@ -12,8 +12,10 @@ from pathlib import Path
 import jsonschema
 
 from harness.errors import UserError
+from harness.ibench.params import DEFAULT_STEPS, IbenchParams, IbenchSpec
 from harness.mycnf import OptionValue, option_key
 from harness.suites import DEFAULTS, SuiteTest, preset_tests
+from harness.tpcc import TpccOptions, is_tpcc
 
 _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
 
@@ -22,6 +24,7 @@ _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
 DEFAULT_TABLES = 8
 DEFAULT_TABLE_SIZE = 100_000
 # Options the harness always sets itself (see harness/sysbench.py); a campaign may not.
+IBENCH_TEST = "ibench"  # a campaign's `test = "ibench"`: the Insert Benchmark (harness/ibench)
 RESERVED_SYSBENCH_OPTIONS = {
     "threads", "time", "report-interval", "histogram", "rand-type", "tables", "table-size",
     "db-driver", "mysql-socket", "mysql-host", "mysql-port", "mysql-user", "mysql-password",
@@ -66,10 +69,17 @@ class Workload:
     label: str
     test: str  # a stock sysbench test or a project Lua test (harness/project_lua.py)
     tables: int
-    table_size: int
+    table_size: int  # rows per table; 0 for tpcc (its population rules size the tables)
     options: dict[str, str]  # sysbench option name (dashes) -> value text
     sweep: Sweep = Sweep([1], 1)
     suite: SuiteTest | None = None  # set when the workload is one test of a preset suite
+    tpcc: TpccOptions | None = None  # set for test = "tpcc" (harness/tpcc.py)
+    ibench: IbenchSpec | None = None  # set for test = "ibench" (harness/ibench)
+
+    @property
+    def step_count(self) -> int:
+        """Measured steps: thread levels, or the Insert Benchmark's steps."""
+        return len(self.ibench.steps) if self.ibench else len(self.sweep.threads)
 
 
 @dataclass(frozen=True)
@@ -159,6 +169,10 @@ def _options(path: Path, label: str, spec: dict) -> dict[str, str]:
 def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload]:
     """One workload, or a preset's tests in their run order; [sweep] and the workload's own
     keys override the preset's reference values."""
+    if spec.get("test") == IBENCH_TEST:
+        return [_ibench_workload(path, label, spec)]
+    if "steps" in spec:
+        raise UserError(f'{path}: [workloads.{label}.steps]: only for test = "{IBENCH_TEST}"')
     options = _options(path, label, spec)
     if "test" in spec:
         if "threads" not in sweep or "step_seconds" not in sweep:
@@ -166,9 +180,11 @@ def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload
                 f"{path}: [sweep]: threads and step_seconds are needed for workload {label}"
                 " (only presets bring their own)"
             )
+        run_sweep = _sweep(sweep, sweep["threads"], sweep["step_seconds"], 0)
+        if is_tpcc(spec["test"]):
+            return [_tpcc_workload(path, label, spec, options, run_sweep)]
         tables = spec.get("tables", DEFAULT_TABLES)
         table_size = spec.get("table_size", DEFAULT_TABLE_SIZE)
-        run_sweep = _sweep(sweep, sweep["threads"], sweep["step_seconds"], 0)
         return [Workload(label, spec["test"], tables, table_size, options, run_sweep)]
     try:
         tests = preset_tests(spec["preset"])
@@ -196,6 +212,43 @@ def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload
         )
         for test in tests
     ]
+
+
+def _tpcc_workload(
+    path: Path, label: str, spec: dict, options: dict[str, str], sweep: Sweep
+) -> Workload:
+    """tables counts independent table sets (datasets run in parallel); scale and the rest are
+    the Lua's own options. table_size means nothing here: the population rules size the tables."""
+    if "table_size" in spec:
+        raise UserError(
+            f"{path}: [workloads.{label}.table_size]: not a tpcc option (use options.scale,"
+            " warehouses per table set)"
+        )
+    try:
+        tpcc = TpccOptions.from_options({**options, "tables": spec.get("tables", 1)})
+    except ValueError as exc:
+        raise UserError(f"{path}: [workloads.{label}.options]: {exc}") from None
+    return Workload(label, spec["test"], tpcc.tables, 0, options, sweep, tpcc=tpcc)
+
+
+def _ibench_workload(path: Path, label: str, spec: dict) -> Workload:
+    """options are IbenchParams fields, steps the step list; its l.i0 step creates the data,
+    so tables, table_size and [sweep] mean nothing here."""
+    where = f"{path}: [workloads.{label}"
+    for key in ("tables", "table_size"):
+        if key in spec:
+            raise UserError(
+                f"{where}.{key}]: not an ibench key (options.clients, options.rows_l0 ... size it)"
+            )
+    try:
+        params = IbenchParams.from_options(spec.get("options", {}))
+    except ValueError as exc:
+        raise UserError(f"{where}.options]: {exc}") from None
+    try:
+        ibench = IbenchSpec(params, tuple(spec.get("steps", DEFAULT_STEPS)))
+    except ValueError as exc:
+        raise UserError(f"{where}.steps]: {exc}") from None
+    return Workload(label, IBENCH_TEST, params.tables, 0, {}, ibench=ibench)
 
 
 def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: float) -> Sweep:

@@ -1,7 +1,8 @@
 """A workload's data: which workloads share it, and loading it into a running server.
 
 Workloads whose tables come out identical (same script family, table count, rows and table
-options) share one dataset, so a campaign loads it once per server and reuses it.
+options) share one dataset, so a campaign loads it once per server and reuses it. The TPC-C-like
+workload's data is its table sets, loaded by its own Lua and checked for consistency at once.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Protocol
 import pymysql
 
 import contract
-from harness import pinning, project_lua, sysbench
+from harness import pinning, project_lua, sysbench, tpcc
 from harness.campaign import Workload
 from harness.errors import UserError
 
@@ -26,6 +27,7 @@ RUN_TIME_OPTIONS = {
     "skip-trx", "db-ps-mode", "mysql-ignore-errors", "percentile", "rate", "events",
     "warmup-time", "reconnect", "db-debug", "verbosity", "random-points",
 }  # fmt: skip
+DROP_EARLIER_LOAD = "drop tables of an earlier load"  # a purpose a fresh datadir makes moot
 
 
 class Server(Protocol):
@@ -37,6 +39,8 @@ class Server(Protocol):
 
 def dataset_of(workload: Workload) -> str:
     """A readable identity of the tables a workload's prepare builds."""
+    if workload.tpcc is not None:
+        return tpcc.dataset_label(workload.tpcc)
     # the project's Lua builds the same tables as sysbench's oltp scripts, byte for byte
     oltp = workload.test.startswith("oltp_") or project_lua.is_project_test(workload.test)
     family = "oltp" if oltp else workload.test
@@ -88,6 +92,13 @@ class Loaded:
     rows: int
     data_bytes: int
     seconds: float
+    check: dict | None = None  # tpcc: the consistency check of the fresh load (tpcc.parse_check)
+
+
+def cleanup_argv(binary: str, workload: Workload, target: sysbench.Target) -> list[str]:
+    if workload.tpcc is not None:
+        return tpcc.cleanup_argv(binary, target, workload.tpcc)
+    return sysbench.cleanup_argv(binary, workload, target)
 
 
 def load(
@@ -96,18 +107,21 @@ def load(
     run_sysbench: SysbenchCalls,
     note: Callable[[str], None],
 ) -> Loaded:
-    """Create the schema, drop sysbench's tables left by an earlier load, build them, and check
-    the row count: a short load would make every later number meaningless."""
+    """Create the schema, drop the tables an earlier load left, build them, and check them: a
+    short (or, for tpcc, inconsistent) load would make every later number meaningless."""
     started = time.monotonic()
     with server.connect() as conn, conn.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
     target = run_sysbench.target
     binary = run_sysbench.binary
-    run_sysbench("drop tables of an earlier load", sysbench.cleanup_argv(binary, workload, target))
+    run_sysbench(DROP_EARLIER_LOAD, cleanup_argv(binary, workload, target))
     note(f"loading {dataset_of(workload)}")
+    if workload.tpcc is not None:
+        return _load_tpcc(server, workload.tpcc, run_sysbench, started)
     run_sysbench("load the tables", sysbench.prepare_argv(binary, workload, target))
     server.check_alive()
-    rows, data_bytes = _measure(server, workload)
+    tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
+    rows, data_bytes = _measure(server, tables)
     expected = workload.tables * workload.table_size
     if workload.test != "oltp_insert" and rows != expected:
         raise UserError(
@@ -116,15 +130,32 @@ def load(
     return Loaded(rows, data_bytes, time.monotonic() - started)
 
 
-def _measure(server: Server, workload: Workload) -> tuple[int, int]:
+def _load_tpcc(
+    server: Server, options: tpcc.TpccOptions, run_sysbench: SysbenchCalls, started: float
+) -> Loaded:
+    """Its check after a load also compares every table's rows with the population rules."""
+    binary, target = run_sysbench.binary, run_sysbench.target
+    run_sysbench("load the tables", tpcc.prepare_argv(binary, target, options))
+    server.check_alive()
+    output = run_sysbench(
+        "check consistency after the load", tpcc.check_argv(binary, target, options, True)
+    )
+    check = tpcc.parse_check(output, tables=options.tables)
+    if not check["passed"]:
+        raise UserError(f"tpcc check after the load failed: {tpcc.failed_summary(check)}")
+    rows, data_bytes = _measure(server, tpcc.table_names(options))
+    return Loaded(rows, data_bytes, time.monotonic() - started, check)
+
+
+def _measure(server: Server, tables: list[str]) -> tuple[int, int]:
     with server.connect(sysbench.DATABASE) as conn, conn.cursor() as cursor:
         rows = 0
-        for index in range(1, workload.tables + 1):
-            cursor.execute(f"SELECT COUNT(*) FROM sbtest{index}")
+        for table in tables:
+            cursor.execute(f"SELECT COUNT(*) FROM {table}")
             rows += cursor.fetchone()[0]
             # information_schema sizes come from statistics a fresh load may not have yet
             # (MariaDB 11.4 reported a tenth of the real size without this).
-            cursor.execute(f"ANALYZE TABLE sbtest{index}")
+            cursor.execute(f"ANALYZE TABLE {table}")
             cursor.fetchall()
         cursor.execute(
             "SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables"

@@ -35,6 +35,7 @@ class PristineCopy:
     rows: int
     data_bytes: int
     load_commands: list[dict[str, str]]  # purpose/command, as recorded for the reader
+    load_check: dict | None = None  # tpcc: the consistency check of the fresh load
 
     def origin(self, restore_seconds: float) -> dict[str, object]:
         """The run document's workload.data_origin for a run on a restored copy."""

@@ -26,6 +26,7 @@ from harness import (
     __version__,
     dataset,
     hostinfo,
+    ibench_run,
     monitor,
     mycnf,
     postwrite,
@@ -33,16 +34,18 @@ from harness import (
     project_lua,
     suites,
     sysbench,
+    tpcc,
 )
 from harness.campaign import Campaign, Server, Variant, Workload
 from harness.dataset import SysbenchCalls
 from harness.errors import ServerGoneError, UserError, WrongPlan
 from harness.existing import ExistingServer
+from harness.ibench import IbenchError
 from harness.pristine import PristineCopy, PristineStore, pristine_key
 from harness.sampler import INTERVAL_S as sampler_interval_s
 from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox, option_notes, preflight
-from harness.sysbench_output import parse_run
+from harness.sysbench_output import RunReport, parse_run
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,6 +80,17 @@ def unused_dir(path: Path) -> Path:
         attempt += 1
         candidate = path.with_name(f"{path.name}-{attempt}")
     return candidate
+
+
+@dataclass(frozen=True)
+class StartingData:
+    """What a group's runs start from, and how a reader rebuilds it."""
+
+    origin: dict  # the run document's workload.data_origin
+    rows: int
+    data_bytes: int
+    commands: list[dict[str, str]]
+    load_check: dict | None = None  # tpcc: the consistency check right after the load
 
 
 @dataclass
@@ -130,7 +144,7 @@ class CampaignRun:
 
     def total_steps(self) -> int:
         return sum(
-            len(workload.sweep.threads)
+            workload.step_count
             for pass_index in self.passes
             for _, _, label in self.variant_labels()
             for workload in self.pending(label, pass_index)
@@ -304,14 +318,21 @@ class CampaignRun:
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> None:
         """One variant's workloads that share a dataset, on one server start."""
+        if group[0].ibench is not None:  # no load: its l.i0 step creates the data
+            return ibench_run.run_sandbox_group(self, server, label, group, pass_index)
         pristine = self._pristine(server, label, group, pass_index)
         if pristine is None:
             return  # the load failed; its runs are written as failed
         purpose = self._purpose(label, pass_index)
         with self._sandbox(server, label, purpose, pristine.datadir) as box:
             self._enable_metrics(box)
-            origin = pristine.origin(box.restore_seconds or 0.0)
-            data = (origin, pristine.rows, pristine.data_bytes, pristine.load_commands)
+            data = StartingData(
+                pristine.origin(box.restore_seconds or 0.0),
+                pristine.rows,
+                pristine.data_bytes,
+                pristine.load_commands,
+                pristine.load_check,
+            )
             self._run_workloads(box, label, group, pass_index, data)
 
     def _run_group_existing(
@@ -322,16 +343,18 @@ class CampaignRun:
         box = self._existing(server, self._purpose(label, pass_index))
         with box, box.apply_variant(label, variant.options):
             self._enable_metrics(box)
+            if group[0].ibench is not None:
+                return ibench_run.run_existing_group(self, box, label, group, pass_index)
             calls = self._calls(box, box.workdir / "load.log")
             loaded = self._load(box, label, group, pass_index, calls)
             if loaded is None:
                 return
             origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
             commands = [*box.reproduce_commands(), create_schema_command(box), *calls.commands]
-            data = (origin, loaded.rows, loaded.data_bytes, commands)
+            data = StartingData(origin, loaded.rows, loaded.data_bytes, commands, loaded.check)
             self._run_workloads(box, label, group, pass_index, data)
             if box.alive():
-                cleanup = sysbench.cleanup_argv(self.sysbench, group[0], calls.target)
+                cleanup = dataset.cleanup_argv(self.sysbench, group[0], calls.target)
                 calls("drop the tables", cleanup)
 
     def _run_workloads(
@@ -340,14 +363,14 @@ class CampaignRun:
         label: str,
         group: list[Workload],
         pass_index: int,
-        data: tuple[dict, int, int, list[dict[str, str]]],
+        data: StartingData,
     ) -> None:
         server_doc = box.describe()
         host_doc = hostinfo.collect_host(box.datadir)
         for workload in group:
             run = WorkloadRun(self, box, label, workload, pass_index)
             run.document.update(server=server_doc, host=host_doc)
-            run.use_data(*data)
+            run.use_data(data)
             server_died = run.execute()
             self.publish(run.document)
             if server_died:
@@ -410,7 +433,7 @@ class CampaignRun:
                     f" {label}, and started each variant on a copy of that datadir)",
                 }
                 for call in calls.commands
-                if call["purpose"] == "load the tables"
+                if call["purpose"] != dataset.DROP_EARLIER_LOAD
             ),
         ]
         return store.keep(
@@ -421,6 +444,7 @@ class CampaignRun:
             rows=loaded.rows,
             data_bytes=loaded.data_bytes,
             load_commands=commands,
+            load_check=loaded.check,
         )
 
     def _record_failed(
@@ -490,7 +514,7 @@ class WorkloadRun:
                 "tool_version": self.owner.tool_version,
                 "name": self.workload.label,
                 "script": self.workload.test,
-                "options": sysbench.workload_options(self.workload),
+                "options": _recorded_options(self.workload),
                 "client_cpu_affinity": list(campaign.client_cpus) or None,
                 "data_bytes": None,
                 "rows_after_prepare": None,
@@ -500,6 +524,8 @@ class WorkloadRun:
         }
         if campaign.repeats > 1:
             self.document["repeat"] = {"index": self.pass_index, "of": campaign.repeats}
+        if self.workload.tpcc is not None:
+            self.document["workload"]["tpcc"] = self.workload.tpcc.describe()
         if (test := self.workload.suite) is not None:
             self.document["workload"]["suite"] = {
                 "name": test.suite,
@@ -508,14 +534,16 @@ class WorkloadRun:
                 "position": suites.position(test),
             }
 
-    def use_data(
-        self, origin: dict, rows: int, data_bytes: int, load_commands: list[dict[str, str]]
-    ) -> None:
+    def use_data(self, data: StartingData) -> None:
         """Record where the data came from and how a reader builds the same."""
         workload = self.document["workload"]
-        workload.update(data_origin=origin, rows_after_prepare=rows, data_bytes=data_bytes)
+        workload.update(
+            data_origin=data.origin, rows_after_prepare=data.rows, data_bytes=data.data_bytes
+        )
+        if data.load_check is not None:
+            workload["tpcc"]["check_after_load"] = data.load_check
         self.document["reproduce"]["commands"] += [
-            *load_commands,
+            *data.commands,
             *(
                 {
                     "purpose": "enable a sampled InnoDB metric",
@@ -537,15 +565,21 @@ class WorkloadRun:
         """Run the sweep; returns True when the server died."""
         document = self.document
         try:
-            self._sweep()
+            if self.workload.ibench is not None:
+                ibench_run.measure(self)
+            else:
+                self._sweep()
             if self.workload.suite is not None and self.workload.suite.post_write:
                 self._post_write()
             document["status"] = "complete"
+            if self.workload.tpcc is not None:
+                self._check_consistency()
         except (
             ServerGoneError,
             WrongPlan,
             sysbench.SysbenchFailed,
             pymysql.err.MySQLError,
+            IbenchError,
         ) as exc:
             if not self.server.alive():
                 self.mark(f"server exited during the run: {self.server.exit_summary()}")
@@ -575,6 +609,23 @@ class WorkloadRun:
         if problems:
             raise WrongPlan(f"EXPLAIN: {problems[0]}")
 
+    def _check_consistency(self) -> None:
+        """A failed TPC-C condition means the run's numbers came from a broken database: the
+        run keeps its steps but is marked, with the conditions named."""
+        options = self.workload.tpcc
+        argv = tpcc.check_argv(self.owner.sysbench, self.server.sysbench_target(), options)
+        output = self.calls("check consistency after the run", argv)
+        check = tpcc.parse_check(output, tables=options.tables)
+        self.document["workload"]["tpcc"]["check_after_run"] = check
+        if not check["passed"]:
+            self.mark(f"tpcc check after the run failed: {tpcc.failed_summary(check)}")
+
+    def _run_argv(self, threads: int, seconds: int) -> list[str]:
+        target = self.server.sysbench_target()
+        if self.workload.tpcc is not None:
+            return tpcc.run_argv(self.owner.sysbench, target, self.workload.tpcc, threads, seconds)
+        return sysbench.run_argv(self.owner.sysbench, self.workload, target, threads, seconds)
+
     def _post_write(self) -> None:
         self.owner.progress.on_note(f"{self.variant} / {self.workload.label}: post-write")
         self.document["reproduce"]["commands"] += postwrite.post_write(
@@ -586,15 +637,11 @@ class WorkloadRun:
         )
 
     def _sweep(self) -> None:
-        sweep = self.workload.sweep
-        binary, workload = self.owner.sysbench, self.workload
-        target = self.server.sysbench_target()
+        sweep, workload = self.workload.sweep, self.workload
         if project_lua.is_project_test(workload.test):
-            self._check_plans(target)
+            self._check_plans(self.server.sysbench_target())
         if sweep.warmup_seconds:
-            argv = sysbench.run_argv(
-                binary, workload, target, sweep.threads[0], sweep.warmup_seconds
-            )
+            argv = self._run_argv(sweep.threads[0], sweep.warmup_seconds)
             self.calls("warm up (not measured)", argv)
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
@@ -604,7 +651,7 @@ class WorkloadRun:
             if len(self.owner.passes) > 1:
                 where = f"pass {self.pass_index} / {where}"
             self.owner.progress.on_step(where, sweep.step_seconds)
-            argv = sysbench.run_argv(binary, workload, target, threads, sweep.step_seconds)
+            argv = self._run_argv(threads, sweep.step_seconds)
             purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
             step = self._measure(purpose, argv, threads)
             self.document["steps"].append(step)
@@ -624,7 +671,8 @@ class WorkloadRun:
             sampler.start()
             os_before = monitor.os_sample()
             try:
-                report = parse_run(self.calls(purpose, argv), threads)
+                output = self.calls(purpose, argv)
+                report = parse_run(output, threads)
             finally:
                 os_after = monitor.os_sample()
                 samples = sampler.stop()
@@ -637,6 +685,7 @@ class WorkloadRun:
             "started_at": started_at,
             "tps": report.tps,
             **self._rows_per_s(report.events, report.total_time_s),
+            **self._tpcc_stats(output, report),
             "qps": report.qps(),
             "latency_ms": report.latency_ms,
             "events": report.events,
@@ -654,3 +703,20 @@ class WorkloadRun:
         if self.workload.test != "scan" or not seconds:
             return {}
         return {"rows_per_s": round(events * self.workload.table_size / seconds, 1)}
+
+    def _tpcc_stats(self, output: str, report: RunReport) -> dict[str, dict]:
+        """Per-type statistics beside sysbench's totals, and where the two disagree."""
+        if self.workload.tpcc is None:
+            return {}
+        stats = tpcc.parse_stats(output, report.total_time_s, report.threads)
+        stats["totals_problems"] = tpcc.totals_problems(stats, report.events, report.errors)
+        for problem in stats["totals_problems"]:
+            self.owner.progress.on_note(f"{self.document['id']}: {problem}")
+        return {"tpcc": stats}
+
+
+def _recorded_options(workload: Workload) -> dict[str, str]:
+    """Every option the tool was given, as the run document records them."""
+    if workload.tpcc is not None:
+        return {**sysbench.ALWAYS, **workload.tpcc.sysbench_options()}
+    return sysbench.workload_options(workload)

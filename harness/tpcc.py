@@ -123,13 +123,6 @@ class TpccOptions:
             options["nurand_c"] = self.nurand_c
         return options
 
-    def dataset_key(self) -> tuple[object, ...]:
-        """What the loaded data depends on: two workloads with the same key can share a load.
-        The mode is part of it (compat draws last names with sysbench-tpcc's per-call NURand
-        constant, spec with a fixed load constant)."""
-        return (self.scale, self.tables, self.mode, self.use_fk, self.force_pk,
-                self.storage_engine, self.table_options, self.items)  # fmt: skip
-
     def describe(self) -> dict[str, Any]:
         """The run document's workload.tpcc."""
         return {
@@ -147,6 +140,24 @@ class TpccOptions:
             "table_options": self.table_options,
             "expected_mix_pct": expected_mix(self.enable_purge),
         }
+
+
+def dataset_label(options: TpccOptions) -> str:
+    """What the loaded data depends on, readably: workloads with the same label share a load.
+    The mode is part of it (compat draws last names with sysbench-tpcc's per-call NURand
+    constant, spec with a fixed load constant)."""
+    parts = [
+        f"sysbench tpcc {options.tables} set(s) x {options.scale} warehouse(s)",
+        f"mode={options.mode}",
+        f"use_fk={int(options.use_fk)}",
+        f"force_pk={int(options.force_pk)}",
+        f"engine={options.storage_engine}",
+    ]
+    if options.table_options:
+        parts.append(f"table_options={options.table_options!r}")
+    if options.items != ITEMS_RULE:
+        parts.append(f"items={options.items}")
+    return " ".join(parts)
 
 
 def is_tpcc(test: str) -> bool:
@@ -391,6 +402,16 @@ def parse_check(output: str, tables: int | None = None) -> dict[str, Any]:
         "skipped": [n for n, e in ordered.items() if e["result"] == "skip"],
         "conditions": ordered,
     }
+
+
+def failed_summary(check: dict[str, Any]) -> str:
+    """One line naming each failed condition and the sets it failed in."""
+    parts = []
+    for number in check["failed"]:
+        entry = check["conditions"][number]
+        sets = [name for name, s in entry["sets"].items() if s["result"] == "fail"]
+        parts.append(f"condition {number} ({entry['name']}) in set(s) {', '.join(sets)}")
+    return "; ".join(parts)
 
 
 def _condition_order(number: str) -> float:

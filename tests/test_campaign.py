@@ -176,3 +176,19 @@ def test_preset_subset_and_unknown_names(tmp_path):
     unknown = PRESETS.replace('"dimitri.oltp_rw"', '"dimitri.oltp_xx"')
     with pytest.raises(UserError, match=r"\[workloads.rw.preset\]: unknown preset"):
         load_campaign(write(tmp_path, unknown))
+
+
+def test_tpcc_tables_are_table_sets_and_options_are_checked(tmp_path):
+    tpcc = MINIMAL.replace('test = "oltp_point_select"', 'test = "tpcc"\ntables = 4')
+    with_options = tpcc + 'options = { scale = 2, tpcc_mode = "spec", use_fk = false }\n'
+    workload = load_campaign(write(tmp_path, with_options)).workloads[0]
+    assert (workload.tpcc.tables, workload.tpcc.scale, workload.tpcc.mode) == (4, 2, "spec")
+    assert workload.tpcc.use_fk is False
+    bad_mode = tpcc + 'options = { tpcc_mode = "audited" }\n'
+    with pytest.raises(UserError, match=r"\[workloads.ps.options\]: tpcc mode must be one of"):
+        load_campaign(write(tmp_path, bad_mode))
+    unknown = tpcc + "options = { warehouses = 10 }\n"
+    with pytest.raises(UserError, match=r"unknown tpcc option\(s\): warehouses"):
+        load_campaign(write(tmp_path, unknown))
+    with pytest.raises(UserError, match=r"\[workloads.ps.table_size\]: not a tpcc option"):
+        load_campaign(write(tmp_path, tpcc + "table_size = 10\n"))

@@ -9,10 +9,13 @@ import dataclasses
 import json
 import math
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import contract
 from harness import sysbench, tpcc
 from harness.sandbox import Binaries, Sandbox
 from harness.sysbench_output import parse_run
@@ -43,7 +46,9 @@ def test_options_make_the_command_line():
     assert "--after_load=on" in tpcc.check_argv("sysbench", target, options, after_load=True)
     with pytest.raises(ValueError, match="mode"):
         tpcc.TpccOptions(mode="tpcc")
-    assert tpcc.TpccOptions(mode="spec").dataset_key() != tpcc.TpccOptions().dataset_key()
+    assert tpcc.dataset_label(tpcc.TpccOptions(mode="spec")) != tpcc.dataset_label(
+        tpcc.TpccOptions()
+    )
     # as a campaign writes them; the command line gives the same options back
     campaign = {"tables": 2, "scale": 3, "tpcc-mode": "spec", "trx_level": "RC", "use_fk": 0}
     assert tpcc.TpccOptions.from_options(campaign) == options
@@ -397,3 +402,57 @@ def test_remote_warehouses_in_spec_mode_only(server: Sandbox):
     assert lines > 0 and counted == lines and payments > 0
     result = remote.check()
     assert result["passed"], result["failed"]
+
+
+# --- through the harness ------------------------------------------------------------------------
+
+CAMPAIGN = """
+name = "tpcc-tiny"
+title = "TPC-C-like, one set of two warehouses vs two sets of one"
+[servers.debian]
+kind = "sandbox"
+[mycnf]
+base = "[mysqld]\\nskip_log_bin\\ninnodb_buffer_pool_size = 256M\\n"
+[variants.base]
+[sweep]
+threads = [2]
+step_seconds = 2
+[workloads.one-set]
+test = "tpcc"
+tables = 1
+options = { scale = 2, items = 1000 }
+[workloads.two-sets]
+test = "tpcc"
+tables = 2
+options = { scale = 1, items = 1000, tpcc_mode = "spec" }
+"""
+
+
+@pytest.mark.server
+def test_campaign_records_per_type_stats_and_both_checks(tmp_path: Path):
+    """A campaign of both shapes: each run keeps its consistency verdicts after the load and
+    after the run, per-type statistics per step, and the commands that rebuild its data."""
+    campaign = tmp_path / "tpcc.toml"
+    campaign.write_text(CAMPAIGN)
+    argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
+            "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=400)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == [] and len(runs) == 2
+    for run in runs:
+        shape = run["workload"]["tpcc"]
+        assert run["status"] == "complete" and shape["warehouses"] == 2
+        assert (
+            shape["check_after_load"]["passed"]
+            and "rows" in shape["check_after_load"]["conditions"]
+        )
+        assert shape["check_after_run"]["passed"] and "11" in shape["check_after_run"]["skipped"]
+        (step,) = run["steps"]
+        stats = step["tpcc"]
+        assert stats["totals"]["count"] == step["events"] and stats["totals_problems"] == []
+        assert stats["mode"] == shape["mode"] and stats["tpmc_like"]["unaudited"] is True
+        purposes = [command["purpose"] for command in run["reproduce"]["commands"]]
+        assert any(p.startswith("check consistency after the load") for p in purposes)
+        assert purposes[-1] == "check consistency after the run"
+        assert "tpcc/tpcc.lua" in run["reproduce"]["commands"][-1]["command"]
