@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from generator._compare import METRICS, config_diff, latest_by_variant, ratio_table, variant_order
+from generator._compare import METRICS, latest_by_variant, ratio_table, variant_order
+from generator._config import config_diff
 from generator._memory import memory_fit
 from generator._repeats import counted_runs, group_by_cell, pass_list
 from generator._suite import suite_report
@@ -50,7 +51,7 @@ def summarize_campaign(runs: list[dict]) -> dict:
         "base": variants[0],
         "run_ids": sorted(run["id"] for run in runs),
         "workloads": workloads,
-        "config_diff": config_diff(one_run_per_variant, variants),
+        "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
         "suite": suite_report(runs),
     }
 

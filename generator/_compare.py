@@ -1,5 +1,5 @@
 """Campaign comparisons as plain data: variant order, the rules of a ratio to the base variant,
-ratio tables of repeat medians by thread level, config diff.
+ratio tables of repeat medians by thread level.
 
 Pure functions over validated run documents; Hugo templates render what they return.
 """
@@ -28,11 +28,17 @@ def step_tps(step: dict) -> float:
     return step["tps"]
 
 
+def step_qps(step: dict) -> float:
+    return step["qps"]["total"]
+
+
 # name -> (label, unit, value of a step, whether a larger value is an improvement)
 METRICS: dict[str, tuple[str, str, Callable[[dict], float], bool]] = {
     "tps": ("Transactions per second", "TPS", step_tps, True),
     "latency": ("95th percentile latency", "ms", _p95_ms, False),
 }
+# Campaign pages show the two above; the compare page lets the reader pick QPS as well.
+QPS_METRIC = ("Queries per second", "QPS", step_qps, True)
 
 
 def variant_order(runs: list[dict]) -> list[str]:
@@ -133,18 +139,3 @@ def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str
 def most_repeats(rows: list[dict]) -> int:
     """The largest repeat count of any cell: above 1, tables show ranges and spreads."""
     return max((cell["repeats"] for row in rows for cell in row["cells"]), default=0)
-
-
-def config_diff(runs_by_variant: dict[str, dict], variants: list[str]) -> dict:
-    """my.cnf options whose value differs between variants; None where a variant does not set it."""
-    options_by_variant = {
-        variant: runs_by_variant[variant]["server"].get("my_cnf_options", {})
-        for variant in variants
-    }
-    names = sorted({name for options in options_by_variant.values() for name in options})
-    rows = []
-    for name in names:
-        values = [options_by_variant[variant].get(name) for variant in variants]
-        if len(set(values)) > 1:
-            rows.append({"option": name, "values": values})
-    return {"variants": variants, "rows": rows}

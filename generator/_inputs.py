@@ -4,7 +4,9 @@ build_dir/
   assets/figures/runs/<run>/<fig>.json                  Plotly figures of a run page
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
   assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
+  assets/compare/index.json                             runs, campaigns and rules for the compare page
   data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
+  data/drilldown.json                                   monitoring families for the point drill-down
   data/monitor/<run>.json                               per-step averages under the monitor charts
   data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
   static/runs/<run>/run.json, my.cnf                    stable download URLs
@@ -18,10 +20,11 @@ from pathlib import Path
 import plotly
 
 from generator._campaign import summarize_campaigns
+from generator._compare_index import compare_index
 from generator._figures import campaign_figures, run_figures
 from generator._load import RunFile
 from generator._memory import memory_fit
-from generator._monitor import monitor_figures, step_averages
+from generator._monitor import family_rules, monitor_figures, step_averages
 from generator._repeats import cell_key, group_by_cell, pass_list
 
 PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -34,8 +37,15 @@ def _json_bytes(value: object) -> bytes:
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     """Relative path -> content of every generated file (pure apart from reading plotly.js)."""
-    files: dict[str, bytes] = {"assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes()}
     runs = [run for _, run in run_files]
+    files: dict[str, bytes] = {
+        "assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes(),
+        # Fetched whole by the compare page: no indentation.
+        "assets/compare/index.json": json.dumps(
+            compare_index(runs), ensure_ascii=False, separators=(",", ":")
+        ).encode(),
+        "data/drilldown.json": _json_bytes(family_rules()),
+    }
     cells = group_by_cell(runs)
     for path, run in run_files:
         files[f"static/runs/{run['id']}/run.json"] = path.read_bytes()

@@ -52,6 +52,16 @@ def _families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
     return families
 
 
+def family_rules() -> dict:
+    """The families as data, for the per-step drill-down the page's JS draws from run.json."""
+    return {
+        "families": [
+            [name, title, unit, metrics] for name, (title, unit, metrics) in FAMILIES.items()
+        ],
+        "sampled": [*SAMPLED_METRICS_FAMILY, contract.INNODB_METRICS_PREFIX],
+    }
+
+
 def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 

@@ -77,17 +77,19 @@ def test_ratios_are_value_over_base_at_same_threads(runs):
     assert checked
 
 
-def test_config_diff_lists_exactly_the_differing_options(runs):
+def test_config_diff_lists_exactly_the_variables_that_differ(runs):
     for summary in summarize_campaigns(runs):
         variants = summary["variants"]
         mine = [run for run in runs if run["campaign"]["id"] == summary["id"]]
-        options = {
-            variant: run["server"].get("my_cnf_options", {})
-            for variant, run in latest_by_variant(mine).items()
+        chosen = latest_by_variant(mine)
+        variables = [chosen[variant]["server"]["variables"] for variant in variants]
+        listed = {
+            row["name"]: [cell["value"] for cell in row["cells"]]
+            for group in summary["config_diff"]["groups"]
+            for row in group["rows"]
         }
-        listed = {row["option"]: row["values"] for row in summary["config_diff"]["rows"]}
-        for name in {name for opts in options.values() for name in opts}:
-            values = [options[variant].get(name) for variant in variants]
+        for name in {name for names in variables for name in names}:
+            values = [names.get(name) for names in variables]
             if len(set(values)) > 1:
                 assert listed[name] == values
             else:

@@ -1,0 +1,88 @@
+"""The compare page's index: every run as a few numbers per thread level, the campaigns as lists
+of the runs their pages count, and the rules the page applies (ratio band, config groups).
+
+The page's JS fetches it once and computes ratios for whatever the reader picks, so the index
+carries the thresholds instead of the JS restating them. Per-second series and server variables
+stay in each run's run.json, fetched only for the runs on screen.
+"""
+
+from __future__ import annotations
+
+from generator._compare import (
+    METRICS,
+    QPS_METRIC,
+    RATIO_DECIMALS,
+    RATIO_NOISE,
+    VERDICT_MARKERS,
+    variant_order,
+)
+from generator._config import CONFIG_RULES
+from generator._repeats import counted_runs, group_by_cell, repeat_index
+
+# Metric name on the page -> (label, unit, value of a step, whether higher is better).
+COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["latency"]}
+# Each step is one array: threads, then the metrics in this order.
+STEP_FIELDS = ["threads", *COMPARE_METRICS]
+VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms
+
+
+def _step_values(step: dict) -> list[float]:
+    values = [value_of(step) for _, _, value_of, _ in COMPARE_METRICS.values()]
+    return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
+
+
+def _campaign_runs(runs: list[dict]) -> dict[str, list[dict]]:
+    by_campaign: dict[str, list[dict]] = {}
+    for run in runs:
+        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
+    return by_campaign
+
+
+def _run_entry(run: dict) -> dict:
+    repeat = run.get("repeat", {}).get("index")
+    return {
+        "id": run["id"],
+        "campaign": run["campaign"]["id"],
+        "variant": run["variant"],
+        "label": run["variant"] if repeat is None else f"{run['variant']} #{repeat}",
+        "workload": run["workload"]["name"],
+        "server": f"{run['server']['product']} {run['server']['version']}",
+        "status": run["status"],
+        "steps": [_step_values(step) for step in run["steps"]],
+    }
+
+
+def compare_index(runs: list[dict]) -> dict:
+    """The index as plain data; runs in campaign, variant (campaign file order), workload,
+    pass order, so the first run of a selection is its campaign's base variant."""
+    campaigns, ordered = [], []
+    for campaign_id, mine in sorted(_campaign_runs(runs).items()):
+        variants = variant_order(mine)
+
+        def position(run: dict, variants=variants) -> tuple:
+            return (variants.index(run["variant"]), run["workload"]["name"], repeat_index(run))
+
+        mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))
+        ordered += mine
+        counted = {
+            run["id"] for cell in group_by_cell(mine).values() for run in counted_runs(cell)
+        }
+        campaigns.append(
+            {
+                "id": campaign_id,
+                "title": mine[0]["campaign"]["title"],
+                "base": variants[0],
+                "runs": [run["id"] for run in mine if run["id"] in counted],
+            }
+        )
+    return {
+        "ratio": {"noise": RATIO_NOISE, "decimals": RATIO_DECIMALS, "markers": VERDICT_MARKERS},
+        "metrics": {
+            name: {"label": label, "unit": unit, "higher_is_better": higher}
+            for name, (label, unit, _, higher) in COMPARE_METRICS.items()
+        },
+        "step_fields": STEP_FIELDS,
+        "config": CONFIG_RULES,
+        "campaigns": campaigns,
+        "runs": [_run_entry(run) for run in ordered],
+    }
