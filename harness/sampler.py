@@ -40,16 +40,23 @@ def _process_cpu_s(process: psutil.Process) -> float:
     return times.user + times.system
 
 
-def _client_cpu_s() -> float:
-    """CPU of the sysbench processes this harness started (children of this process)."""
-    total = 0.0
+def _client_cpu_s(server_pid: int | None) -> dict[int, float]:
+    """CPU seconds by pid of the client processes this harness started: every descendant but
+    the server, so sysbench and the Insert Benchmark's worker processes (python) alike."""
+    by_pid = {}
     for child in psutil.Process().children(recursive=True):
         try:
-            if child.name() == "sysbench":
-                total += _process_cpu_s(child)
+            if child.pid != server_pid:
+                by_pid[child.pid] = _process_cpu_s(child)
         except psutil.Error:
             continue  # it ended between the listing and the read
-    return total
+    return by_pid
+
+
+def _client_cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """Per process, so clients that come and go within a step (the Insert Benchmark's workers
+    exit one by one) never make the sum go backwards; a new one counts from its start."""
+    return sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in after.items())
 
 
 class StepSampler:
@@ -86,7 +93,7 @@ class StepSampler:
             monitor.os_sample(),
             status,
             None if self._server is None else _process_cpu_s(self._server),
-            _client_cpu_s(),
+            _client_cpu_s(None if self._server is None else self._server.pid),
             None if self._server is None else self._server.memory_info().rss,
             monitor.innodb_metrics(self._connection, self._innodb_metrics),
         )
@@ -115,7 +122,7 @@ class StepSampler:
             self._append(name, value)
         if server_cpu is not None:
             self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)
-        self._append("client_cpu_pct", 100 * (client_cpu - previous[4]) / seconds)
+        self._append("client_cpu_pct", 100 * _client_cpu_delta(previous[4], client_cpu) / seconds)
         if rss is not None:
             self._append("server_rss_mb", rss / 2**20)
         for name, (variable, scale) in RATES.items():

@@ -79,6 +79,47 @@ class IbenchParams:
     def to_json(self) -> dict[str, object]:
         return dataclasses.asdict(self)
 
+    @classmethod
+    def from_options(cls, options: dict[str, object]) -> IbenchParams:
+        """From a campaign's options table (TOML values); ValueError names the bad key."""
+        fields = {field.name: field.type for field in dataclasses.fields(cls)}
+        for name, value in options.items():
+            if name not in fields:
+                raise ValueError(f"{name} is not an ibench option ({', '.join(fields)})")
+            wanted = _OPTION_TYPES[fields[name]]
+            if isinstance(value, bool) != (bool in wanted) or not isinstance(value, wanted):
+                kinds = " or ".join(kind.__name__ for kind in wanted)
+                raise ValueError(f"{name} = {value!r}: expected {kinds}")
+        return cls(**options)  # type: ignore[arg-type]
+
+
+# Field annotation (a string: postponed annotations) -> the TOML value types it accepts.
+_OPTION_TYPES: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (int, float),
+    "float | None": (int, float),
+    "bool": (bool,),
+    "str": (str,),
+    "int | None": (int,),
+}
+
+
+@dataclass(frozen=True)
+class IbenchSpec:
+    """An ibench workload of a campaign: its parameters and the steps it runs, in order."""
+
+    params: IbenchParams
+    steps: tuple[str, ...] = DEFAULT_STEPS
+
+    def __post_init__(self) -> None:
+        for name in self.steps:
+            plan(name, self.params)  # unknown names fail at load time, not mid-run
+        repeated = sorted({name for name in self.steps if self.steps.count(name) > 1})
+        if repeated:
+            raise ValueError(f"step {repeated[0]} appears twice (steps are keyed by name)")
+        if self.steps and self.steps[0] != "l.i0":
+            raise ValueError("the first step must be l.i0: it creates the tables")
+
 
 @dataclass(frozen=True)
 class StepPlan:
