@@ -41,9 +41,8 @@ from harness.dataset import SysbenchCalls
 from harness.errors import ServerGoneError, UserError, WrongPlan
 from harness.existing import ExistingServer
 from harness.ibench import IbenchError
+from harness.measured import measured_step
 from harness.pristine import PristineCopy, PristineStore, pristine_key
-from harness.sampler import INTERVAL_S as sampler_interval_s
-from harness.sampler import StepSampler
 from harness.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.sysbench_output import RunReport, parse_run
 
@@ -662,23 +661,9 @@ class WorkloadRun:
 
     def _measure(self, purpose: str, argv: list[str], threads: int) -> dict:
         started_at = contract.utc_timestamp()
-        with self.server.connect() as conn:
-            status_before = monitor.server_status(conn)
-        with self.server.connect() as sampler_connection:
-            sampler = StepSampler(
-                sampler_connection, self.server.pid, self.owner.campaign.innodb_metrics
-            )
-            sampler.start()
-            os_before = monitor.os_sample()
-            try:
-                output = self.calls(purpose, argv)
-                report = parse_run(output, threads)
-            finally:
-                os_after = monitor.os_sample()
-                samples = sampler.stop()
-        self.server.check_alive()
-        with self.server.connect() as conn:
-            status_after = monitor.server_status(conn)
+        with measured_step(self.server, self.owner.campaign.innodb_metrics) as measured:
+            output = self.calls(purpose, argv)
+            report = parse_run(output, threads)
         return {
             "threads": threads,
             "duration_s": report.total_time_s,
@@ -692,10 +677,8 @@ class WorkloadRun:
             "errors": report.errors,
             "reconnects": report.reconnects,
             "series": report.series,
-            "server_status_delta": monitor.status_delta(status_before, status_after),
-            "os": monitor.os_delta(os_before, os_after),
-            "per_op": monitor.per_operation(os_before, os_after, report.events),
-            "monitor": {"interval_s": sampler_interval_s, "series": samples},
+            **measured.fields,
+            "per_op": measured.per_op(report.events, "transaction"),
         }
 
     def _rows_per_s(self, events: int, seconds: float) -> dict[str, float]:
