@@ -34,8 +34,20 @@ def _threads_label(threads: int) -> str:
     return f"{threads} thread" if threads == 1 else f"{threads} threads"
 
 
-def _line(name: str, x: list, y: list, error_y: dict | None = None) -> go.Scatter:
-    return go.Scatter(name=name, x=list(x), y=list(y), mode="lines+markers", error_y=error_y)
+def _line(
+    name: str, x: list, y: list, error_y: dict | None = None, run_ids: list[str] | None = None
+) -> go.Scatter:
+    """A line through (x threads, y); with run_ids, each point names its step for the drill-down
+    (js/drilldown.js reads customdata as [threads, run id ...])."""
+    customdata = [[level, *run_ids] for level in x] if run_ids else None
+    return go.Scatter(
+        name=name,
+        x=list(x),
+        y=list(y),
+        mode="lines+markers",
+        error_y=error_y,
+        customdata=customdata,
+    )
 
 
 def _repeat_range(cells: list[dict]) -> dict:
@@ -54,14 +66,18 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
     threads = [step["threads"] for step in steps]
     return {
         "tps": _figure(
-            [_line("TPS", threads, [step["tps"] for step in steps])],
+            [_line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])],
             _threads_axis(threads),
             "transactions per second",
         ),
         "latency": _figure(
             [
-                _line("p95", threads, [step["latency_ms"]["p95"] for step in steps]),
-                _line("p99", threads, [step["latency_ms"]["p99"] for step in steps]),
+                _line(
+                    "p95", threads, [s["latency_ms"]["p95"] for s in steps], run_ids=[run["id"]]
+                ),
+                _line(
+                    "p99", threads, [s["latency_ms"]["p99"] for s in steps], run_ids=[run["id"]]
+                ),
             ],
             _threads_axis(threads),
             "latency (ms)",
@@ -79,7 +95,12 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
 
 def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
-    its repeats, with bars spanning their range when there are several."""
+    its repeats, with bars spanning their range when there are several. A point opens the
+    per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
+    counted = {
+        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]]
+        for cell in workload_summary.get("cells", [])
+    }
     figures = {}
     for metric, table in workload_summary["metrics"].items():
         threads = [row["threads"] for row in table["rows"]]
@@ -95,10 +116,10 @@ def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
                 continue
             x, cells = zip(*reached, strict=True)
             error_y = _repeat_range(cells) if table["most_repeats"] > 1 else None
-            traces.append(_line(variant, x, [cell["value"] for cell in cells], error_y))
-        figures[metric] = _figure(
-            traces,
-            _threads_axis(threads),
-            f"{table['label']} ({table['unit']})",
-        )
+            values = [cell["value"] for cell in cells]
+            traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
+        figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
+        # A click must land on one variant's point, not on every line at that thread count.
+        figure.update_layout(hovermode="closest")
+        figures[metric] = figure
     return figures

@@ -1,7 +1,10 @@
 // Draws every [data-plotly-src] placeholder when it nears the viewport. plotly.js (4.8 MB) is
 // fetched once, on the first chart that becomes visible, so pages stay light until scrolled to.
 import * as params from '@params';
+import { attachDrilldown } from './drilldown.js';
 import { loadPlotly, plot } from './plot.js';
+
+const DRILLDOWN = { plotlySrc: params.plotly, runsBase: params.runs, families: params.families };
 
 const VIEWPORT_MARGIN = '300px 0px';
 
@@ -16,6 +19,7 @@ async function draw(el) {
   const [figure] = await Promise.all([fetchFigure(el.dataset.plotlySrc), loadPlotly(params.plotly)]);
   const filename = el.dataset.plotlySrc.split('/').slice(-2).join('-').replace(/\.json$/, '');
   await plot(params.plotly, el, figure.data, figure.layout, filename);
+  attachDrilldown(el, el.closest('figure') ?? el, DRILLDOWN);
 }
 
 const observer = new IntersectionObserver(

@@ -1,0 +1,149 @@
+// Point drill-down: clicking a point of a threads chart opens, under the chart, that step's
+// per-second series (TPS, p95 latency, and the monitoring families the run sampled), read from
+// the run's published run.json. A point says what it stands for in its customdata:
+// [threads, run id, run id ...] (several runs when it is the median of repeats).
+import { plot } from './plot.js';
+
+const PLOT_HEIGHT = 260; // px: several series charts stack under the clicked one
+const runDocs = new Map();
+
+function fetchRun(runsBase, id) {
+  if (!runDocs.has(id)) {
+    runDocs.set(
+      id,
+      fetch(`${runsBase}${id}/run.json`).then((response) => {
+        if (!response.ok) throw new Error(`run ${id}: HTTP ${response.status}`);
+        return response.json();
+      }),
+    );
+  }
+  return runDocs.get(id);
+}
+
+function element(tag, attributes = {}, text = '') {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  if (text) el.textContent = text;
+  return el;
+}
+
+// [title, unit, [[metric, values]]] per monitoring family present in the step; metrics named
+// with the sampled INNODB_METRICS prefix form one family of their own.
+function monitorFamilies(step, rules) {
+  const series = step.monitor?.series ?? {};
+  const families = rules.families.map(([, title, unit, metrics]) => [
+    title,
+    unit,
+    metrics.filter((metric) => metric in series).map((metric) => [metric, series[metric]]),
+  ]);
+  const [sampledTitle, sampledUnit, prefix] = rules.sampled;
+  const sampled = Object.keys(series).filter((metric) => metric.startsWith(prefix)).sort();
+  families.push([sampledTitle, sampledUnit, sampled.map((metric) => [metric, series[metric]])]);
+  return families.filter(([, , metrics]) => metrics.length);
+}
+
+function seriesTable(step) {
+  const table = element('table', { class: 'num' });
+  const head = table.createTHead().insertRow();
+  for (const name of ['second', 'TPS', 'QPS', 'p95 (ms)']) head.append(element('th', { scope: 'col' }, name));
+  const body = table.createTBody();
+  step.series.t.forEach((t, i) => {
+    const row = body.insertRow();
+    for (const value of [t, step.series.tps[i], step.series.qps[i], step.series.p95_ms[i]]) {
+      row.insertCell().textContent = String(value);
+    }
+  });
+  const details = element('details', { class: 'chart-data' });
+  details.append(element('summary', {}, 'Data table'), table);
+  return details;
+}
+
+function chartBox(panel, label) {
+  const box = element('div', { class: 'chart-plot drilldown-plot', role: 'img', 'aria-label': label });
+  panel.append(box);
+  return box;
+}
+
+async function drawStep(panel, options, run, threads) {
+  const step = run.steps.find((candidate) => candidate.threads === threads);
+  const body = panel.querySelector('.drilldown-body');
+  body.replaceChildren();
+  const name = `${run.variant}, ${run.workload.name}, ${threads} threads`;
+  const link = element('a', { href: `${options.runsBase}${run.id}/` }, run.id);
+  const meta = element('p', { class: 'meta' }, 'Run ');
+  meta.append(link, `, step at ${threads} threads.`);
+  body.append(meta);
+  if (!step) {
+    body.append(element('p', {}, 'This run has no step at this thread count.'));
+    return;
+  }
+  const t = step.series.t;
+  const line = (label, y) => ({ name: label, x: t, y, mode: 'lines+markers', type: 'scatter' });
+  const charts = [
+    ['TPS per second', [line('TPS', step.series.tps)], 'transactions per second'],
+    ['p95 latency per second', [line('p95', step.series.p95_ms)], 'latency (ms)'],
+    ...monitorFamilies(step, options.families).map(([title, unit, metrics]) => [
+      title,
+      metrics.map(([metric, values]) => ({
+        name: metric,
+        x: step.monitor.series.t,
+        y: values,
+        mode: 'lines',
+        type: 'scatter',
+      })),
+      unit,
+    ]),
+  ];
+  for (const [title, data, unit] of charts) {
+    body.append(element('h4', {}, title));
+    const box = chartBox(body, `${title}: ${name}`);
+    const layout = {
+      height: PLOT_HEIGHT,
+      xaxis: { title: { text: 'seconds into the step' } },
+      yaxis: { title: { text: unit }, rangemode: 'tozero' },
+    };
+    await plot(options.plotlySrc, box, data, layout, `${run.id}-${threads}-threads`);
+  }
+  body.append(seriesTable(step));
+}
+
+// Opens (or replaces) the panel under `anchor` for the given threads and runs.
+export async function openDrilldown(anchor, options, threads, runIds) {
+  let panel = anchor.nextElementSibling;
+  if (!panel?.classList.contains('drilldown')) {
+    panel = element('section', { class: 'drilldown', 'aria-live': 'polite' });
+    anchor.after(panel);
+  }
+  panel.replaceChildren();
+  const heading = element('h3', {}, `Per-second series at ${threads} threads`);
+  const close = element('button', { type: 'button', class: 'drilldown-close' }, 'Close');
+  close.addEventListener('click', () => panel.remove());
+  heading.append(' ', close);
+  panel.append(heading);
+  const runs = await Promise.all(runIds.map((id) => fetchRun(options.runsBase, id)));
+  if (runs.length > 1) {
+    // A median of repeats: the reader picks which repeat's series to see.
+    const picker = element('select', { class: 'drilldown-run', 'aria-label': 'run' });
+    runs.forEach((run, i) => picker.append(element('option', { value: String(i) }, run.id)));
+    picker.addEventListener('change', () => drawStep(panel, options, runs[picker.value], threads));
+    const label = element('label', {}, 'Run ');
+    label.append(picker);
+    panel.append(label);
+  }
+  panel.append(element('div', { class: 'drilldown-body' }));
+  await drawStep(panel, options, runs[0], threads);
+  panel.scrollIntoView({ block: 'nearest' });
+}
+
+// Makes the points of a drawn chart open their step; charts without customdata stay inert.
+export function attachDrilldown(plotEl, anchor, options) {
+  if (!plotEl.data.some((trace) => trace.customdata)) return;
+  plotEl.on('plotly_click', (event) => {
+    const point = event.points.find((candidate) => candidate.customdata);
+    if (!point) return;
+    const [threads, ...runIds] = point.customdata;
+    openDrilldown(anchor, options, threads, runIds).catch((error) => {
+      console.error(error);
+    });
+  });
+}
