@@ -196,6 +196,8 @@ def summary(step: dict) -> str:
             f" {background['achieved_inserts_per_s']:.0f} of"
             f" {background['target_inserts_per_s']} inserts/s"
         )
+    elif step["kind"] == INDEX:
+        text = f"{step.get('indexed_rows_per_s', 0):.0f} rows indexed/s"
     else:
         text = f"{step['inserts_per_s']:.0f} inserts/s, {step['deletes_per_s']:.0f} deletes/s"
     problems = step["problems"]
