@@ -7,6 +7,7 @@ from generator._config import config_diff
 from generator._memory import memory_fit
 from generator._repeats import counted_runs, group_by_cell, pass_list
 from generator._suite import suite_report
+from generator._tpcc import tpcc_report
 
 
 def summarize_campaign(runs: list[dict]) -> dict:
@@ -53,6 +54,7 @@ def summarize_campaign(runs: list[dict]) -> dict:
         "workloads": workloads,
         "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
         "suite": suite_report(runs),
+        "tpcc": tpcc_report(runs),
     }
 
 

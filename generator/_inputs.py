@@ -62,7 +62,8 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             files[f"data/monitor/{run['id']}.json"] = _json_bytes(averages)
     for summary in summarize_campaigns(runs):
         files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
-        for workload in summary["workloads"]:
+        overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
+        for workload in overlays:
             for name, figure in campaign_figures(workload).items():
                 rel = f"assets/figures/campaigns/{summary['id']}/{workload['name']}/{name}.json"
                 files[rel] = figure.to_json().encode()
