@@ -17,7 +17,7 @@ REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<RE
 def shape_label(shape: dict) -> str:
     sets, scale = shape["table_sets"], shape["scale"]
     return (
-        f"{sets} set{'s' if sets > 1 else ''} × {scale} warehouse{'s' if scale > 1 else ''}"
+        f"{sets} set{'s' if sets > 1 else ''} \N{MULTIPLICATION SIGN} {scale} warehouse{'s' if scale > 1 else ''}"
         f" ({shape['warehouses']} in all)"
     )
 

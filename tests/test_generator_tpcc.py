@@ -60,8 +60,8 @@ def test_one_line_per_shape_with_ratios_and_checks():
     assert [line["name"] for line in report["lines"]] == ["one-set", "four-sets"]
     assert report["base"] == "one-set" and not report["all_checks_passed"]
     one, four = report["lines"]
-    assert one["shape"] == "1 set × 4 warehouses (4 in all)"
-    assert four["shape"] == "4 sets × 1 warehouse (4 in all)"
+    assert one["shape"] == "1 set \N{MULTIPLICATION SIGN} 4 warehouses (4 in all)"
+    assert four["shape"] == "4 sets \N{MULTIPLICATION SIGN} 1 warehouse (4 in all)"
     assert one["checks"] == {"ran": 4, "passed": True, "failed": []}
     assert four["checks"] == {"ran": 4, "passed": False, "failed": ["3", "10"]}
     assert four["tpmc_like"] == [{"threads": 1, "median": 850.0}, {"threads": 2, "median": 2100.0}]
