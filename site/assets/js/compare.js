@@ -1,0 +1,158 @@
+// The compare page (layouts/compare/section.html): reads the view from the URL, draws it from
+// the generated index, and writes every change back to the URL (replaceState), so the address
+// bar always holds a link that restores the same view.
+import * as params from '@params';
+import { configDiff, renderDiff } from './compare/config.js';
+import { compareFigures } from './compare/figures.js';
+import { queryOf, readState } from './compare/state.js';
+import { seriesOf, selectedRuns, threadLevels, workloadsOf } from './compare/selection.js';
+import { heatmap, ratioTable, valuesTable } from './compare/tables.js';
+import { attachDrilldown } from './drilldown.js';
+import { plot } from './plot.js';
+
+const LISTED_RUNS = 200; // the picker lists at most this many matches of the filter
+const DRILLDOWN = { plotlySrc: params.plotly, runsBase: params.runs, families: params.families };
+const $ = (id) => document.getElementById(id);
+const runDocs = new Map();
+
+function fetchRunDoc(id) {
+  if (!runDocs.has(id)) {
+    runDocs.set(id, fetch(`${params.runs}${id}/run.json`).then((response) => {
+      if (!response.ok) throw new Error(`run ${id}: HTTP ${response.status}`);
+      return response.json();
+    }));
+  }
+  return runDocs.get(id);
+}
+
+function setOptions(select, entries, chosen) {
+  select.replaceChildren(...entries.map(([value, text]) => new Option(text, value, false, value === chosen)));
+}
+
+function runText(run) {
+  return `${run.campaign} · ${run.label} · ${run.workload} · ${run.server}`;
+}
+
+function renderPicker(index, state, selected) {
+  const words = $('compare-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const chosen = new Set(selected.map((run) => run.id));
+  const matches = index.runs.filter((run) => words.every((word) => runText(run).toLowerCase().includes(word)));
+  $('compare-run-list').replaceChildren(...matches.slice(0, LISTED_RUNS).map((run) => {
+    const item = document.createElement('li');
+    const label = document.createElement('label');
+    const box = document.createElement('input');
+    box.type = 'checkbox';
+    box.value = run.id;
+    box.checked = chosen.has(run.id);
+    label.append(box, ` ${runText(run)}`);
+    item.append(label);
+    return item;
+  }));
+  $('compare-count').textContent = String(chosen.size);
+}
+
+function drawConfig(index, series, docs) {
+  $('compare-config').replaceChildren(...renderDiff(configDiff(docs, series.map(({ label }) => label), index.config)));
+  $('compare-mycnf-files').replaceChildren(...docs.flatMap((doc, i) => {
+    const heading = document.createElement('h3');
+    heading.textContent = series[i].label;
+    const link = document.createElement('a');
+    link.href = `${params.runs}${doc.id}/my.cnf`;
+    link.textContent = 'Download my.cnf';
+    const text = document.createElement('pre');
+    text.textContent = doc.server.my_cnf;
+    return [heading, link, text];
+  }));
+}
+
+function makeView(index) {
+  let state = readState(window.location.search, index.metrics);
+  let drawing = 0; // a newer render makes an older one's late results moot
+
+  async function render() {
+    const mine = ++drawing;
+    const selected = selectedRuns(index, state);
+    renderPicker(index, state, selected);
+    $('compare-campaign').value = state.campaign;
+    if (!selected.length) {
+      $('compare-view').hidden = true;
+      $('compare-status').textContent = 'Pick a campaign, or runs under “Choose runs”.';
+      return;
+    }
+    const workloads = workloadsOf(selected);
+    if (!workloads.includes(state.workload)) state.workload = workloads[0];
+    const series = seriesOf(selected, state.workload);
+    if (!series.some(({ label }) => label === state.base)) state.base = series[0].label;
+    const base = series.find(({ label }) => label === state.base);
+    history.replaceState(null, '', queryOf(state));
+    $('compare-permalink').href = window.location.href;
+    setOptions($('compare-workload'), workloads.map((name) => [name, name]), state.workload);
+    setOptions($('compare-base'), series.map(({ label }) => [label, label]), state.base);
+    $('compare-metric').value = state.metric;
+    $('compare-scale').value = state.scale;
+    $('compare-status').textContent = `${selected.length} runs selected; ${series.length} of them ran ${state.workload}.`;
+    $('compare-view').hidden = false;
+
+    const levels = threadLevels(index, series);
+    const throughput = state.metric === 'qps' ? 'qps' : 'tps';
+    $('compare-throughput-table').replaceChildren(valuesTable(index, series, [throughput]));
+    $('compare-latency-table').replaceChildren(valuesTable(index, series, ['p95']));
+    $('compare-latency-throughput-table').replaceChildren(valuesTable(index, series, [throughput, 'p95']));
+    $('compare-ratios').replaceChildren(ratioTable(index, series, base, state.metric));
+    $('compare-heatmap').replaceChildren(heatmap(index, series, base, state.metric));
+    const info = index.metrics[state.metric];
+    const band = Math.round(index.ratio.noise * 100);
+    $('compare-legend').textContent = `Ratio = value ÷ ${base.label} at the same thread count, ${index.ratio.decimals} decimals; `
+      + `${index.ratio.markers.better} better and ${index.ratio.markers.worse} worse mark changes beyond ±${band} % `
+      + `(${info.higher_is_better ? 'higher' : 'lower'} is better for ${info.label.toLowerCase()}); colour deepens with the size of the change. `
+      + '— means the run has no step at that thread count; n/a that the base has none or zero.';
+
+    for (const [id, data, layout] of compareFigures(index, series, levels, state.metric, state.scale)) {
+      const el = $(id);
+      await plot(params.plotly, el, data, layout, id);
+      if (!el.dataset.drilldown) {
+        el.dataset.drilldown = 'on';
+        attachDrilldown(el, el.closest('figure'), DRILLDOWN);
+      }
+    }
+    const docs = await Promise.all(series.map(({ run }) => fetchRunDoc(run.id)));
+    if (mine === drawing) drawConfig(index, series, docs);
+  }
+
+  function update(changes) {
+    state = { ...state, ...changes };
+    render().catch(fail);
+  }
+
+  $('compare-campaign').addEventListener('change', (event) => update({ campaign: event.target.value, runs: [], workload: '', base: '' }));
+  $('compare-workload').addEventListener('change', (event) => update({ workload: event.target.value }));
+  $('compare-base').addEventListener('change', (event) => update({ base: event.target.value }));
+  $('compare-metric').addEventListener('change', (event) => update({ metric: event.target.value }));
+  $('compare-scale').addEventListener('change', (event) => update({ scale: event.target.value }));
+  $('compare-filter').addEventListener('input', () => renderPicker(index, state, selectedRuns(index, state)));
+  // Ticking a run while a campaign is chosen turns the campaign into its explicit run list.
+  $('compare-run-list').addEventListener('change', (event) => {
+    const ids = new Set(selectedRuns(index, state).map((run) => run.id));
+    if (event.target.checked) ids.add(event.target.value);
+    else ids.delete(event.target.value);
+    update({ campaign: '', runs: index.runs.filter((run) => ids.has(run.id)).map((run) => run.id) });
+  });
+  $('compare-controls').addEventListener('submit', (event) => event.preventDefault());
+  return render;
+}
+
+function fail(error) {
+  $('compare-status').textContent = `The compare view failed: ${error.message}`;
+  console.error(error);
+}
+
+async function main() {
+  const response = await fetch(params.index);
+  if (!response.ok) throw new Error(`${params.index}: HTTP ${response.status}`);
+  const index = await response.json();
+  setOptions($('compare-campaign'), [['', '(pick runs below)'], ...index.campaigns.map((c) => [c.id, c.title])], '');
+  setOptions($('compare-metric'), Object.entries(index.metrics).map(([name, info]) => [name, info.label]), '');
+  await makeView(index)();
+}
+
+main().catch(fail);

@@ -1,0 +1,110 @@
+// The compare page's tables: values by threads (under each chart), ratios to the base by
+// threads (as the campaign pages show them), and the series x threads heatmap.
+import { ratioCell } from './ratio.js';
+import { threadLevels, valuesByThreads } from './selection.js';
+
+// Cells are coloured up to this share of the verdict colour; at a ratio of 2 (or 0.5) or beyond.
+const HEAT_MAX_MIX = 45;
+
+function element(tag, attributes = {}, text = '') {
+  const el = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
+  if (text) el.textContent = text;
+  return el;
+}
+
+// As layouts/_partials/helpers/num.html: thousands separators, 2 decimals, ".00" dropped.
+export function formatNumber(value) {
+  if (value == null) return '—';
+  const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  return text.replace(/\.00$/, '');
+}
+
+function headerRow(table, first, names) {
+  const row = table.createTHead().insertRow();
+  row.append(element('th', { scope: 'col' }, first));
+  for (const name of names) row.append(element('th', { scope: 'col' }, name));
+}
+
+export function valuesTable(index, series, fields) {
+  const table = element('table', { class: 'num' });
+  const names = series.flatMap(({ label }) => fields.map((field) => (fields.length > 1 ? `${label} ${field}` : label)));
+  headerRow(table, 'threads', names);
+  const body = table.createTBody();
+  for (const threads of threadLevels(index, series)) {
+    const row = body.insertRow();
+    row.insertCell().textContent = String(threads);
+    for (const { run } of series) {
+      for (const field of fields) row.insertCell().textContent = formatNumber(valuesByThreads(index, run, field).get(threads));
+    }
+  }
+  return table;
+}
+
+// Per series, per threads: the ratio cell of the metric against the base series.
+function ratioGrid(index, series, base, metric) {
+  const info = index.metrics[metric];
+  const baseValues = valuesByThreads(index, base.run, metric);
+  return series.map(({ run }) => {
+    const values = valuesByThreads(index, run, metric);
+    return threadLevels(index, series).map((threads) => ({
+      threads,
+      value: values.get(threads),
+      ...ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio),
+    }));
+  });
+}
+
+// The td of a ratio, as layouts/_partials/campaign/ratio-cell.html writes it.
+function ratioTd(cell, unit) {
+  if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
+  if (cell.state === 'n/a') {
+    return element('td', { class: 'na', title: `${formatNumber(cell.value)} ${unit}; no ratio: the base has no value or zero` }, 'n/a');
+  }
+  const td = element('td', { class: cell.verdict, title: `${formatNumber(cell.value)} ${unit}` }, cell.ratio.toFixed(2));
+  if (cell.marker) {
+    const marker = element('span', { class: 'marker' });
+    marker.append(element('span', { 'aria-hidden': 'true' }, ` ${cell.marker}`), element('span', { class: 'sr-only' }, ` (${cell.verdict})`));
+    td.append(marker);
+  }
+  return td;
+}
+
+export function ratioTable(index, series, base, metric) {
+  const info = index.metrics[metric];
+  const grid = ratioGrid(index, series, base, metric);
+  const table = element('table', { class: 'num ratios', id: 'compare-ratio-table' });
+  table.createCaption().textContent = `${info.label} (${info.unit}) ÷ ${base.label}`;
+  headerRow(table, 'threads', series.map(({ label }) => (label === base.label ? `${label} (base)` : label)));
+  const body = table.createTBody();
+  threadLevels(index, series).forEach((threads, i) => {
+    const row = body.insertRow();
+    row.insertCell().textContent = String(threads);
+    for (const cells of grid) row.append(ratioTd(cells[i], info.unit));
+  });
+  return table;
+}
+
+// Colour grows with the size of the change (log scale, full at 2x or 0.5x); the markers and
+// the printed ratio carry the verdict for readers who cannot tell the colours apart.
+export function heatmap(index, series, base, metric) {
+  const info = index.metrics[metric];
+  const grid = ratioGrid(index, series, base, metric);
+  const table = element('table', { class: 'num heatmap', id: 'compare-heatmap-table' });
+  table.createCaption().textContent = `${info.label} ÷ ${base.label}, by run and threads`;
+  headerRow(table, 'run', threadLevels(index, series).map(String));
+  const body = table.createTBody();
+  series.forEach(({ label }, i) => {
+    const row = body.insertRow();
+    row.append(element('th', { scope: 'row' }, label === base.label ? `${label} (base)` : label));
+    for (const cell of grid[i]) {
+      const td = ratioTd(cell, info.unit);
+      if (cell.state === 'ratio' && cell.verdict !== 'same') {
+        const strength = Math.min(1, Math.abs(Math.log2(cell.ratio)));
+        td.style.setProperty('--heat', `${Math.round(HEAT_MAX_MIX * (0.3 + 0.7 * strength))}%`);
+      }
+      row.append(td);
+    }
+  });
+  return table;
+}
