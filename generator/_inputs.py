@@ -5,11 +5,13 @@ build_dir/
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
   assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
   assets/compare/index.json                             runs, campaigns and rules for the compare page
+  assets/browse/index.json                              one record per run for the /browse/ filters
   data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
   data/drilldown.json                                   monitoring families for the point drill-down
   data/monitor/<run>.json                               per-step averages under the monitor charts
   data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
   static/runs/<run>/run.json, my.cnf                    stable download URLs
+  static/<owner>/<fig>.csv, .json, .svg                 each figure's data and static drawing
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from pathlib import Path
 
 import plotly
 
+from generator._browse import browse_index
 from generator._campaign import summarize_campaigns
 from generator._compare_index import compare_index
+from generator._figure_data import figure_downloads
 from generator._figures import campaign_figures, run_figures
 from generator._load import RunFile
 from generator._memory import memory_fit
@@ -45,6 +49,9 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             compare_index(runs), ensure_ascii=False, separators=(",", ":")
         ).encode(),
         "data/drilldown.json": _json_bytes(family_rules()),
+        "assets/browse/index.json": json.dumps(
+            browse_index(runs), ensure_ascii=False, separators=(",", ":")
+        ).encode(),
     }
     cells = group_by_cell(runs)
     for path, run in run_files:
@@ -67,6 +74,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             for name, figure in campaign_figures(workload).items():
                 rel = f"assets/figures/campaigns/{summary['id']}/{workload['name']}/{name}.json"
                 files[rel] = figure.to_json().encode()
+    files.update(figure_downloads(files))
     return files
 
 

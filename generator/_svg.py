@@ -1,0 +1,178 @@
+"""A static SVG drawing of a generated line figure, without a browser (pure; no I/O).
+
+Feed readers and browsers without JavaScript get this instead of the Plotly chart. It draws what
+the generator's figures hold: scatter traces as lines and markers (None breaks a line), error
+bars, a log or linear x axis with the figure's tick labels, a y axis from zero, the legend and
+text annotations. Colours follow the reader's light or dark scheme through a media query.
+"""
+
+from __future__ import annotations
+
+import math
+from xml.sax.saxutils import escape, quoteattr
+
+# Okabe-Ito in js/plot.js's order, so both drawings colour traces alike; its black is grey here,
+# readable on either background.
+COLORWAY = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7f7f7f", "#F0E442"]
+WIDTH, PLOT_HEIGHT = 720, 300
+LEFT, RIGHT, TOP, AXIS_BOTTOM = 70, 20, 24, 46
+LEGEND_ROW, LEGEND_ITEM = 18, 150  # a legend entry's height and width
+TICK_TARGET = 5  # about this many labelled ticks per axis
+STYLE = (
+    "text{font:12px system-ui,sans-serif;fill:#1a1a1a}.bg{fill:#fff}.grid{stroke:#e6e6e6}"
+    "@media (prefers-color-scheme:dark){text{fill:#ddd}.bg{fill:#161616}.grid{stroke:#333}}"
+)
+
+
+def nice_ticks(low: float, high: float) -> list[float]:
+    """Round tick values (1, 2, 2.5 or 5 times a power of ten) covering low..high."""
+    raw = (high - low) / TICK_TARGET or abs(high) or 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first, last = math.floor(low / step), math.ceil(high / step)
+    return [round(index * step, 10) for index in range(first, last + 1)]
+
+
+def tick_text(value: float) -> str:
+    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:g}"
+
+
+class _Axis:
+    """Maps data values to pixels between start and end (end < start for y)."""
+
+    def __init__(self, values: list[float], spec: dict, start: float, end: float, zero: bool):
+        self.log = spec.get("type") == "log"
+        if spec.get("tickvals"):
+            labels = spec.get("ticktext") or [tick_text(v) for v in spec["tickvals"]]
+            self.ticks = list(zip(spec["tickvals"], labels, strict=True))
+            low, high = min(values + spec["tickvals"]), max(values + spec["tickvals"])
+        else:
+            low, high = (min([0.0, *values]) if zero else min(values)), max(values)
+            if self.log:
+                powers = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
+                self.ticks = [(10.0**p, tick_text(10.0**p)) for p in powers]
+            else:
+                self.ticks = [(v, tick_text(v)) for v in nice_ticks(low, high)]
+            low = min(low, self.ticks[0][0]) if not self.log else low
+            high = max(high, self.ticks[-1][0]) if not self.log else high
+        self.low, self.high = self._scale(low), self._scale(high)
+        if self.log:  # a little room so the end markers are not cut in half
+            pad = (self.high - self.low) * 0.04 or 0.5
+            self.low, self.high = self.low - pad, self.high + pad
+        self.start, self.end = start, end
+
+    def _scale(self, value: float) -> float:
+        return math.log10(value) if self.log else value
+
+    def __call__(self, value: float) -> float:
+        span = (self.high - self.low) or 1.0
+        return self.start + (self._scale(value) - self.low) / span * (self.end - self.start)
+
+
+def _points(trace: dict) -> list[tuple[float, float, int]]:
+    return [
+        (x, y, index)
+        for index, (x, y) in enumerate(zip(trace["x"], trace["y"], strict=True))
+        if isinstance(x, int | float) and isinstance(y, int | float)
+    ]
+
+
+def _segments(trace: dict) -> list[list[tuple[float, float]]]:
+    """Runs of consecutive points; a None in x or y ends one."""
+    segments: list[list[tuple[float, float]]] = [[]]
+    for x, y in zip(trace["x"], trace["y"], strict=True):
+        if x is None or y is None:
+            segments.append([])
+        else:
+            segments[-1].append((x, y))
+    return [segment for segment in segments if segment]
+
+
+def _error_bounds(trace: dict) -> list[tuple[float, float, float]]:
+    error = trace.get("error_y") or {}
+    if error.get("type") != "data" or "array" not in error:
+        return []
+    minus = error.get("arrayminus", error["array"])
+    return [(x, y - minus[index], y + error["array"][index]) for x, y, index in _points(trace)]
+
+
+def figure_svg(figure: dict) -> str:
+    """The figure as a standalone SVG document."""
+    layout = figure.get("layout", {})
+    traces = [t for t in figure["data"] if t.get("type", "scatter") == "scatter" and _points(t)]
+    x_spec, y_spec = layout.get("xaxis", {}), layout.get("yaxis", {})
+    xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
+    ys = [y for t in traces for _, y, _ in _points(t)] + [
+        bound for t in traces for _, low, high in _error_bounds(t) for bound in (low, high)
+    ]
+    legend_rows = math.ceil(len(traces) / ((WIDTH - LEFT) // LEGEND_ITEM)) if traces else 0
+    height = TOP + PLOT_HEIGHT + AXIS_BOTTOM + legend_rows * LEGEND_ROW
+    bottom = TOP + PLOT_HEIGHT
+    x_axis = _Axis(xs, x_spec, LEFT, WIDTH - RIGHT, zero=False)
+    y_axis = _Axis(ys or [0.0, 1.0], y_spec, bottom, TOP, zero=True)
+    title = f"{axis_title(y_spec, 'y')} vs {axis_title(x_spec, 'x')}"
+    opening = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
+        f'width="{WIDTH}" height="{height}" role="img" aria-label={quoteattr(title)}>'
+    )
+    parts = [
+        opening,
+        f"<title>{escape(title)}</title><style>{STYLE}</style>",
+        f'<rect class="bg" width="{WIDTH}" height="{height}"/>',
+    ]
+    for value, label in y_axis.ticks:
+        y = y_axis(value)
+        parts.append(
+            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+        )
+        parts.append(
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>'
+        )
+    for value, label in x_axis.ticks:
+        x = x_axis(value)
+        parts.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{bottom}"/>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{bottom + 16}" text-anchor="middle">{escape(label)}</text>'
+        )
+    parts.append(
+        f'<text x="{(LEFT + WIDTH - RIGHT) / 2}" y="{bottom + 36}" text-anchor="middle">'
+        f"{escape(axis_title(x_spec, ''))}</text>"
+        f'<text transform="translate(16 {(TOP + bottom) / 2}) rotate(-90)" text-anchor="middle">'
+        f"{escape(axis_title(y_spec, ''))}</text>"
+    )
+    for annotation in layout.get("annotations", []):
+        if isinstance(annotation.get("x"), int | float):
+            parts.append(
+                f'<text x="{x_axis(annotation["x"]) + 2:.1f}" y="{TOP - 6}" font-size="10">'
+                f"{escape(str(annotation.get('text', '')))}</text>"
+            )
+    for index, trace in enumerate(traces):
+        colour = COLORWAY[index % len(COLORWAY)]
+        for segment in _segments(trace):
+            points = " ".join(f"{x_axis(x):.1f},{y_axis(y):.1f}" for x, y in segment)
+            parts.append(
+                f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
+            )
+        for x, low, high in _error_bounds(trace):
+            parts.append(
+                f'<line x1="{x_axis(x):.1f}" x2="{x_axis(x):.1f}" y1="{y_axis(low):.1f}" '
+                f'y2="{y_axis(high):.1f}" stroke="{colour}"/>'
+            )
+        if "markers" in trace.get("mode", "lines"):
+            parts += [
+                f'<circle cx="{x_axis(x):.1f}" cy="{y_axis(y):.1f}" r="3" fill="{colour}"/>'
+                for x, y, _ in _points(trace)
+            ]
+        per_row = (WIDTH - LEFT) // LEGEND_ITEM
+        row, column = divmod(index, per_row)
+        lx, ly = LEFT + column * LEGEND_ITEM, bottom + AXIS_BOTTOM + row * LEGEND_ROW + 6
+        parts.append(
+            f'<rect x="{lx}" y="{ly - 9}" width="14" height="4" fill="{colour}"/>'
+            f'<text x="{lx + 20}" y="{ly - 3}">{escape(str(trace.get("name", "")))}</text>'
+        )
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"
+
+
+def axis_title(axis: dict, fallback: str) -> str:
+    return (axis.get("title") or {}).get("text") or fallback
