@@ -1,0 +1,108 @@
+"""The rules that decide whether a number, or a difference between two, can be trusted.
+
+Every page and table takes these from here; nothing else restates a threshold.
+
+Warm-up. sysbench 1.0 has no --warmup-time, so the first seconds of each step (connections
+opening, caches and the adaptive hash index filling, a checkpoint of the step before) are cut
+from its per-second series: by default the first 10 % of the step, at least 1 s and at most
+30 s (TRIM_FRACTION, TRIM_MIN_S, TRIM_MAX_S); a campaign's `[sweep] trim_seconds` replaces that.
+A step with fewer than MIN_KEPT seconds left keeps them all and says so.
+
+Steady state. Over the kept window: a least-squares line through the per-second values; the
+step is unstable when that line moves by more than DRIFT_LIMIT of the mean across the window
+and the slope is significant (p < ALPHA), or when the coefficient of variation exceeds
+CV_LIMIT. Either way the numbers behind the verdict are kept.
+
+Differences. A ratio (other ÷ base, of medians) carries a 95 % confidence interval of the ratio
+of means computed on logarithms with Welch's t: from the repeats' means when both sides have at
+least two repeats, otherwise from the per-second samples of the kept windows (consecutive
+seconds are correlated, so that interval is too narrow; it is labelled as such). A difference
+is coloured only when it is beyond the ±BAND threshold and the interval excludes 1; beyond
+the band but inside the noise it reads "within noise".
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from scipy import stats as scipy_stats
+
+TRIM_FRACTION = 0.10
+TRIM_MIN_S = 1
+TRIM_MAX_S = 30
+MIN_KEPT = 3
+DRIFT_LIMIT = 0.10
+CV_LIMIT = 0.20
+ALPHA = 0.05
+BAND = 0.05
+CONFIDENCE = 0.95
+
+
+def trim_seconds(duration_s: float, override: int | None = None) -> int:
+    """Seconds to cut from the start of a step of duration_s."""
+    if override is not None:
+        return override
+    return int(min(TRIM_MAX_S, max(TRIM_MIN_S, round(duration_s * TRIM_FRACTION))))
+
+
+def kept(values: list[float], trim: int) -> list[float]:
+    """The per-second values after the warm-up; all of them when too few would be left."""
+    rest = values[trim:]
+    return rest if len(rest) >= MIN_KEPT else list(values)
+
+
+def steady_state(values: list[float]) -> dict:
+    """The verdict on one step's kept window and the numbers behind it."""
+    n = len(values)
+    mean = statistics.fmean(values) if values else 0.0
+    if n < MIN_KEPT or mean <= 0:
+        return {"steady": None, "seconds": n, "drift": None, "cv": None, "slope_p": None}
+    cv = statistics.stdev(values) / mean
+    fit = scipy_stats.linregress(range(n), values)
+    drift = fit.slope * (n - 1) / mean
+    slope_p = float(fit.pvalue) if not math.isnan(fit.pvalue) else 1.0
+    trending = abs(drift) > DRIFT_LIMIT and slope_p < ALPHA
+    return {
+        "steady": not trending and cv <= CV_LIMIT,
+        "seconds": n,
+        "drift": round(drift, 4),
+        "cv": round(cv, 4),
+        "slope_p": round(slope_p, 4),
+    }
+
+
+def ratio_interval(base: list[float], other: list[float], per_second: bool) -> dict | None:
+    """95 % interval of mean(other) / mean(base) from samples of each side (repeat means, or
+    per-second values when per_second). None when a side has fewer than two positive samples."""
+    base_logs = [math.log(v) for v in base if v > 0]
+    other_logs = [math.log(v) for v in other if v > 0]
+    if len(base_logs) < 2 or len(other_logs) < 2:
+        return None
+    var_b, var_o = statistics.variance(base_logs), statistics.variance(other_logs)
+    se2_b, se2_o = var_b / len(base_logs), var_o / len(other_logs)
+    se = math.sqrt(se2_b + se2_o)
+    diff = statistics.fmean(other_logs) - statistics.fmean(base_logs)
+    quantile = 0.0  # neither side varies: the difference is exact
+    if se > 0:  # Welch-Satterthwaite degrees of freedom
+        df = (se2_b + se2_o) ** 2 / (
+            se2_b**2 / (len(base_logs) - 1) + se2_o**2 / (len(other_logs) - 1)
+        )
+        quantile = float(scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, df))
+    return {
+        "low": round(math.exp(diff - quantile * se), 3),
+        "high": round(math.exp(diff + quantile * se), 3),
+        "method": "per-second samples" if per_second else "repeats",
+        "n_base": len(base_logs),
+        "n_other": len(other_logs),
+    }
+
+
+def verdict(ratio: float | None, interval: dict | None, higher_is_better: bool) -> str:
+    """'better' / 'worse' (beyond the band and the noise), 'noise' (beyond the band, but the
+    interval holds 1 or could not be computed), or 'same' (inside the band)."""
+    if ratio is None or 1 - BAND <= ratio <= 1 + BAND:
+        return "same"
+    if interval is None or interval["low"] <= 1 <= interval["high"]:
+        return "noise"
+    return "better" if (ratio > 1) == higher_is_better else "worse"
