@@ -1,0 +1,118 @@
+"""Two hand-made runs of one campaign for the compare page tests, built from a committed run
+with per-second monitoring: every number and variable a test checks is set here.
+
+Ratios of "tuned" to "base" (TPS; p95 latency, where lower is better):
+  threads  base TPS  tuned TPS  ratio             base p95  tuned p95  ratio
+  1        1000      1040       1.04 same         1.0       0.5        0.50 better
+  2        2000      1500       0.75 worse        2.0       2.2        1.10 worse
+  4        4000      4500       1.12 better (*)   4.0       4.0        1.00 same
+  8        5000      5550       1.11 better       8.0       8.8        1.10 worse
+  16       6000      -          missing           16.0      -          missing
+(*) 1.125 exactly: Python's round() makes it 1.12 (ties to even), toFixed would say 1.13.
+"""
+
+from __future__ import annotations
+
+import copy
+
+CAMPAIGN = "compare-probe-20260101-000000"
+WORKLOAD = "point-select"
+BASE, TUNED = "base", "tuned"
+THREADS = (1, 2, 4, 8, 16)
+TPS = {BASE: (1000, 2000, 4000, 5000, 6000), TUNED: (1040, 1500, 4500, 5550)}
+P95 = {BASE: (1.0, 2.0, 4.0, 8.0, 16.0), TUNED: (0.5, 2.2, 4.0, 8.8)}
+QPS_PER_TPS = 10
+TPS_RATIOS = ["1.04", "0.75 ▼ (worse)", "1.12 ▲ (better)", "1.11 ▲ (better)", "—"]
+TPS_VERDICTS = ["same", "worse", "better", "better", "missing"]
+P95_RATIOS = ["0.50 ▲ (better)", "1.10 ▼ (worse)", "1.00", "1.10 ▼ (worse)", "—"]
+
+# The effective differences, by group, with each tuned/base cell's source.
+DIFF_ROWS = {
+    "InnoDB": ["innodb_buffer_pool_size", "innodb_probe_only_in_tuned"],
+    "Binary log and replication": ["log_bin"],
+    "Other": ["loose_probe_unknown_option"],
+}
+INSTANCE_ROWS = ["datadir", "port"]
+
+
+def template_run(runs: list[dict]) -> dict:
+    """A committed complete run with five or more steps, each with monitoring samples."""
+    found = [
+        run
+        for run in runs
+        if run["status"] == "complete"
+        and len(run["steps"]) >= len(THREADS)
+        and all(step.get("monitor") for step in run["steps"])
+    ]
+    assert found, "no committed run with monitoring over five thread levels"
+    return min(found, key=lambda run: run["id"])
+
+
+def run_id(variant: str) -> str:
+    return f"{CAMPAIGN}.{variant}.{WORKLOAD}"
+
+
+def _run(template: dict, variant: str) -> dict:
+    run = copy.deepcopy(template)
+    run.pop("repeat", None)
+    run.update(id=run_id(variant), variant=variant, status="complete")
+    run["campaign"] = {
+        "id": CAMPAIGN,
+        "name": "compare-probe",
+        "title": "Compare probe",
+        "file": "campaigns/compare-probe.toml",
+        "variant_order": [BASE, TUNED],
+    }
+    run["workload"]["name"] = WORKLOAD
+    run["workload"].pop("suite", None)
+    steps = []
+    for index, (tps, p95) in enumerate(zip(TPS[variant], P95[variant], strict=False)):
+        step = copy.deepcopy(template["steps"][index])
+        step.update(threads=THREADS[index], tps=tps)
+        step["qps"] = {
+            "total": tps * QPS_PER_TPS,
+            "read": tps * QPS_PER_TPS,
+            "write": 0,
+            "other": 0,
+        }
+        step["latency_ms"]["p95"] = p95
+        steps.append(step)
+    run["steps"] = steps
+    return run
+
+
+def compare_runs(runs: list[dict]) -> list[dict]:
+    """[base, tuned]: same server variables and my.cnf but for the rows DIFF_ROWS and
+    INSTANCE_ROWS name (and sync_binlog, set in tuned's my.cnf to its default: no difference)."""
+    template = template_run(runs)
+    base, tuned = _run(template, BASE), _run(template, TUNED)
+    options = dict(template["server"].get("my_cnf_options", {}))
+    for name in ("log_bin", "skip_log_bin", "sync_binlog", "innodb_buffer_pool_size"):
+        options.pop(name, None)
+    base["server"]["my_cnf_options"] = {**options, "skip_log_bin": "ON"}
+    tuned["server"]["my_cnf_options"] = {
+        **options,
+        "log_bin": "binlog",
+        "sync_binlog": "0",
+        "innodb_buffer_pool_size": "1G",
+        "loose_probe_unknown_option": "1",
+    }
+    variables = dict(template["server"]["variables"])
+    variables.pop("innodb_probe_only_in_tuned", None)
+    base["server"]["variables"] = {
+        **variables,
+        "log_bin": "OFF",
+        "sync_binlog": "0",
+        "innodb_buffer_pool_size": "134217728",
+        "datadir": "/srv/probe/base/",
+        "port": "3306",
+    }
+    tuned["server"]["variables"] = {
+        **base["server"]["variables"],
+        "log_bin": "ON",
+        "innodb_buffer_pool_size": "1073741824",
+        "innodb_probe_only_in_tuned": "ON",
+        "datadir": "/srv/probe/tuned/",
+        "port": "3307",
+    }
+    return [base, tuned]
