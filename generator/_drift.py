@@ -1,0 +1,46 @@
+"""Environment drift: where runs that a page compares were measured under different
+conditions (machine, kernel, storage, server build, client tool), so a difference between
+them may come from the environment rather than from the configuration under test."""
+
+from __future__ import annotations
+
+# label -> path in the run document; a missing value (an older run) counts as "not recorded".
+DRIFT_FIELDS = (
+    ("CPU model", ("host", "cpu_model")),
+    ("CPU threads", ("host", "cpu_threads")),
+    ("kernel", ("host", "kernel")),
+    ("CPU frequency governor", ("host", "cpu_governor")),
+    ("transparent huge pages", ("host", "transparent_hugepages")),
+    ("datadir device", ("host", "datadir_device")),
+    ("datadir filesystem", ("host", "datadir_filesystem")),
+    ("server build", ("server", "version_string")),
+    ("sysbench version", ("workload", "tool_version")),
+)
+NOT_RECORDED = "not recorded"
+
+
+def _value(run: dict, path: tuple[str, ...]) -> str:
+    value: object = run
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return NOT_RECORDED if value is None else str(value)
+
+
+def environment_drift(runs: list[dict]) -> list[dict]:
+    """One entry per field on which the runs disagree: its label and, per distinct value, the
+    runs that had it (ids sorted), values in order of first appearance."""
+    drift = []
+    for label, path in DRIFT_FIELDS:
+        by_value: dict[str, list[str]] = {}
+        for run in runs:
+            by_value.setdefault(_value(run, path), []).append(run["id"])
+        if len(by_value) > 1:
+            drift.append(
+                {
+                    "what": label,
+                    "values": [
+                        {"value": value, "runs": sorted(ids)} for value, ids in by_value.items()
+                    ],
+                }
+            )
+    return drift
