@@ -96,11 +96,28 @@ def _error_bounds(trace: dict) -> list[tuple[float, float, float]]:
     return [(x, y - minus[index], y + error["array"][index]) for x, y, index in _points(trace)]
 
 
+def _as_categories(traces: list[dict], x_spec: dict) -> tuple[list[dict], dict]:
+    """Text x values (step names) placed 0, 1, 2 ... in order of appearance, labelled."""
+    names = list(dict.fromkeys(x for t in traces for x in t["x"] if isinstance(x, str)))
+    if not names:
+        return traces, x_spec
+    position = {name: index for index, name in enumerate(names)}
+    placed = [{**t, "x": [position.get(x) for x in t["x"]]} for t in traces]
+    return placed, {
+        **x_spec,
+        "type": "linear",
+        "tickvals": list(position.values()),
+        "ticktext": names,
+    }
+
+
 def figure_svg(figure: dict) -> str:
     """The figure as a standalone SVG document."""
     layout = figure.get("layout", {})
-    traces = [t for t in figure["data"] if t.get("type", "scatter") == "scatter" and _points(t)]
-    x_spec, y_spec = layout.get("xaxis", {}), layout.get("yaxis", {})
+    scatter = [t for t in figure["data"] if t.get("type", "scatter") == "scatter"]
+    scatter, x_spec = _as_categories(scatter, layout.get("xaxis", {}))
+    traces = [t for t in scatter if _points(t)]
+    y_spec = layout.get("yaxis", {})
     xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
     ys = [y for t in traces for _, y, _ in _points(t)] + [
         bound for t in traces for _, low, high in _error_bounds(t) for bound in (low, high)

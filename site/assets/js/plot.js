@@ -1,5 +1,6 @@
 // The site's one way to draw a Plotly chart: plotly.js fetched once per page, on first use, and
 // every figure given the same look (colours, fonts, grid) read from the page's CSS variables.
+import { pageColours } from './theme.js';
 
 // Okabe-Ito: a colour-blind-safe palette; matches the marker colours in site.css.
 const COLORWAY = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
@@ -19,9 +20,7 @@ export function loadPlotly(src) {
 }
 
 function sharedLayout() {
-  const css = getComputedStyle(document.documentElement);
-  const fg = css.getPropertyValue('--fg').trim();
-  const grid = css.getPropertyValue('--chart-grid').trim();
+  const { fg, grid } = pageColours();
   const axis = { gridcolor: grid, linecolor: grid, zerolinecolor: grid, automargin: true };
   return {
     colorway: COLORWAY,
