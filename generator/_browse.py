@@ -27,7 +27,8 @@ def variant_options(runs: list[dict]) -> dict[str, list[str]]:
 
 
 def _max_tps(run: dict) -> float | None:
-    return max((step["tps"] for step in run["steps"]), default=None)
+    # Insert Benchmark steps have no TPS
+    return max((step["tps"] for step in run["steps"] if "tps" in step), default=None)
 
 
 def browse_index(runs: list[dict]) -> dict:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from generator._compare import METRICS, latest_by_variant, ratio_table, variant_order
 from generator._config import config_diff
+from generator._ibench import campaign_report as ibench_report
+from generator._ibench import is_ibench
 from generator._memory import memory_fit
 from generator._repeats import counted_runs, group_by_cell, pass_list
 from generator._suite import suite_report
@@ -16,7 +18,8 @@ def summarize_campaign(runs: list[dict]) -> dict:
     variants = variant_order(runs)
     cells = group_by_cell(runs)
     workloads = []
-    for workload in sorted({run["workload"]["name"] for run in runs}):
+    # Insert Benchmark steps have names, not thread levels: they get their own report.
+    for workload in sorted({run["workload"]["name"] for run in runs if not is_ibench(run)}):
         by_variant = {
             variant: cell for (_, variant, name), cell in cells.items() if name == workload
         }
@@ -55,6 +58,7 @@ def summarize_campaign(runs: list[dict]) -> dict:
         "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
         "suite": suite_report(runs),
         "tpcc": tpcc_report(runs),
+        "ibench": ibench_report(runs),
     }
 
 

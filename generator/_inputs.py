@@ -8,6 +8,7 @@ build_dir/
   assets/browse/index.json                              one record per run for the /browse/ filters
   data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
   data/drilldown.json                                   monitoring families for the point drill-down
+  data/ibench/<run>.json                                Insert Benchmark report of a run page
   data/monitor/<run>.json                               per-step averages under the monitor charts
   data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
   static/runs/<run>/run.json, my.cnf                    stable download URLs
@@ -26,6 +27,9 @@ from generator._campaign import summarize_campaigns
 from generator._compare_index import compare_index
 from generator._figure_data import figure_downloads
 from generator._figures import campaign_figures, run_figures
+from generator._ibench import is_ibench
+from generator._ibench import run_figures as ibench_figures
+from generator._ibench import run_report as ibench_report
 from generator._load import RunFile
 from generator._memory import memory_fit
 from generator._monitor import family_rules, monitor_figures, step_averages
@@ -46,7 +50,9 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         "assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes(),
         # Fetched whole by the compare page: no indentation.
         "assets/compare/index.json": json.dumps(
-            compare_index(runs), ensure_ascii=False, separators=(",", ":")
+            compare_index([run for run in runs if not is_ibench(run)]),
+            ensure_ascii=False,
+            separators=(",", ":"),
         ).encode(),
         "data/drilldown.json": _json_bytes(family_rules()),
         "assets/browse/index.json": json.dumps(
@@ -62,7 +68,10 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         )
         if not run["steps"]:
             continue
-        figures = {**run_figures(run), **monitor_figures(run)}
+        if is_ibench(run):  # steps by name, not by thread level: a report of its own
+            files[f"data/ibench/{run['id']}.json"] = _json_bytes(ibench_report(run))
+        own = ibench_figures(run) if is_ibench(run) else run_figures(run)
+        figures = {**own, **monitor_figures(run)}
         for name, figure in figures.items():
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
         if averages := step_averages(run):

@@ -66,6 +66,11 @@ def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 
 
+def step_label(step: dict) -> str:
+    """A thread level (sysbench) or an Insert Benchmark step's name."""
+    return f"{step['threads']} thr" if "threads" in step else step["step"]
+
+
 def monitored_steps(run: dict) -> list[dict]:
     return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
 
@@ -100,7 +105,7 @@ def monitor_figures(run: dict) -> dict[str, go.Figure]:
                 "xaxis": {"title": {"text": "seconds since the first step"}},
                 "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
                 "annotations": [
-                    {"x": start, "y": 1, "yref": "paper", "text": f"{step['threads']} thr",
+                    {"x": start, "y": 1, "yref": "paper", "text": step_label(step),
                      "showarrow": False, "xanchor": "left", "yanchor": "bottom"}
                     for start, step in zip(starts, steps, strict=True)
                 ],
@@ -124,7 +129,7 @@ def step_averages(run: dict) -> dict:
                 round(sum(series[m]) / len(series[m]), 2) if series.get(m) else None
                 for m in present
             ]
-            rows.append({"threads": step["threads"], "values": values})
+            rows.append({"threads": step.get("threads", step.get("step")), "values": values})
         tables[f"monitor-{family}"] = {
             "title": title,
             "unit": unit,
