@@ -74,7 +74,7 @@ def _run(
 
     workload = _seeded(workload)
     run = WorkloadRun(owner, box, label, workload, pass_index)
-    run.document.update(server=box.describe(), host=hostinfo.collect_host(box.datadir))
+    run.document.update(server=owner.describe_server(box), host=hostinfo.collect_host(box.datadir))
     _describe(run)
     server_died = run.execute()
     owner.publish(run.document)

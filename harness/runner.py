@@ -25,6 +25,7 @@ import contract
 from harness import (
     __version__,
     dataset,
+    defaults,
     hostinfo,
     ibench_run,
     monitor,
@@ -116,6 +117,7 @@ class CampaignRun:
     sysbench: str = ""
     tool_version: str = ""
     binaries: dict[str, Binaries] = field(default_factory=dict)
+    compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
     resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
     completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
@@ -225,6 +227,9 @@ class CampaignRun:
         campaign = self.campaign
         sandboxes = [s for s in campaign.servers if s.kind == "sandbox"]
         self.binaries = {s.label: Binaries.find(s.basedir) for s in sandboxes}
+        for binaries in self.binaries.values():
+            scratch = self.workdir / self.campaign_id
+            self.compiled_defaults[binaries.server] = defaults.compiled_defaults(binaries, scratch)
         for server, variant, label in self.variant_labels():
             if server.kind == "existing":
                 with self._existing(server, f"check-{label}") as box:
@@ -244,6 +249,18 @@ class CampaignRun:
             {label: binaries.product for label, binaries in self.binaries.items()}, set_anywhere
         )
         return notes
+
+    def describe_server(self, box: Sandbox | ExistingServer) -> dict:
+        """The run document's server, with the variables that differ from the build's compiled
+        defaults when the harness could probe them (a server it starts itself)."""
+        document = box.describe()
+        if isinstance(box, Sandbox) and box.binaries.server in self.compiled_defaults:
+            compiled = self.compiled_defaults[box.binaries.server]
+            document["compiled_defaults"] = {
+                "source": defaults.SOURCE,
+                "differences": defaults.differences(document["variables"], compiled),
+            }
+        return document
 
     def _existing(self, server: Server, purpose: str) -> ExistingServer:
         workdir = unused_dir(self.workdir / self.campaign_id / purpose)
@@ -364,7 +381,7 @@ class CampaignRun:
         pass_index: int,
         data: StartingData,
     ) -> None:
-        server_doc = box.describe()
+        server_doc = self.describe_server(box)
         host_doc = hostinfo.collect_host(box.datadir)
         for workload in group:
             run = WorkloadRun(self, box, label, workload, pass_index)
@@ -454,7 +471,7 @@ class CampaignRun:
         pass_index: int,
         reason: str,
     ) -> None:
-        server_doc = box.describe() if box.alive() else None
+        server_doc = self.describe_server(box) if box.alive() else None
         host_doc = hostinfo.collect_host(box.datadir)
         for workload in group:
             run = WorkloadRun(self, box, label, workload, pass_index)
