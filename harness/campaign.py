@@ -62,6 +62,7 @@ class Sweep:
     step_seconds: int
     sleep_seconds: float = 0
     warmup_seconds: int = 0
+    trim_seconds: int | None = None  # None: generator/_stats.py's default
 
 
 @dataclass(frozen=True)
@@ -257,6 +258,7 @@ def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: fl
         step_seconds=given.get("step_seconds", step_seconds),
         sleep_seconds=given.get("sleep_seconds", sleep_seconds),
         warmup_seconds=given.get("warmup_seconds", 0),
+        trim_seconds=given.get("trim_seconds"),
     )
 
 

@@ -538,6 +538,8 @@ class WorkloadRun:
             "steps": [],
             "reproduce": {"harness_command": self.owner.harness_command, "commands": []},
         }
+        if self.workload.sweep.trim_seconds is not None:
+            self.document["workload"]["trim_seconds"] = self.workload.sweep.trim_seconds
         if campaign.repeats > 1:
             self.document["repeat"] = {"index": self.pass_index, "of": campaign.repeats}
         if self.workload.tpcc is not None:

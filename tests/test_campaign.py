@@ -192,3 +192,9 @@ def test_tpcc_tables_are_table_sets_and_options_are_checked(tmp_path):
         load_campaign(write(tmp_path, unknown))
     with pytest.raises(UserError, match=r"\[workloads.ps.table_size\]: not a tpcc option"):
         load_campaign(write(tmp_path, tpcc + "table_size = 10\n"))
+
+
+def test_trim_seconds_is_kept_for_the_statistics(tmp_path):
+    assert load_campaign(write(tmp_path, MINIMAL)).workloads[0].sweep.trim_seconds is None
+    trimmed = MINIMAL.replace("step_seconds = 2\n", "step_seconds = 2\ntrim_seconds = 0\n")
+    assert load_campaign(write(tmp_path, trimmed)).workloads[0].sweep.trim_seconds == 0
