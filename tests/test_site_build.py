@@ -363,3 +363,26 @@ def test_a_bad_suite_shortcode_fails_the_build(tmp_path, suite_site, shortcode, 
         _build_with_article(tmp_path, f"{{{{< suite {shortcode} >}}}}", suite_data)
     assert message in str(raised.value)
     assert "probe/index.md:5" in str(raised.value)
+
+
+def test_tpcc_pages_show_shapes_checks_and_per_type_tables(built_site, committed_runs):
+    _, public = built_site
+    tpcc_runs = [run for _, run in committed_runs if "tpcc" in run["workload"]]
+    assert tpcc_runs, "the committed data holds a TPC-C-like campaign"
+    for run in tpcc_runs:
+        html = (public / "runs" / run["id"] / "index.html").read_text()
+        shape = run["workload"]["tpcc"]
+        assert 'id="tpcc"' in html and "unaudited" in html
+        assert f"{shape['table_sets']} table set" in html
+        passed = shape["check_after_load"]["passed"] and shape["check_after_run"]["passed"]
+        assert ('class="check-pass">all passed' in html) == passed
+        # one per-type table per step, a row per transaction type
+        assert html.count("Transaction types at") == len(run["steps"])
+        assert html.count('<th scope="row">new-order</th>') == len(run["steps"])
+        last = run["steps"][-1]["tpcc"]["types"]["payment"]
+        assert f"<td>{last['count']}</td><td>{last['commits']}</td>" in html
+    campaign = tpcc_runs[0]["campaign"]["id"]
+    html = (public / "campaigns" / campaign / "index.html").read_text()
+    assert "TPC-C-like: datasets and warehouses" in html
+    assert "one line per dataset shape" in html
+    assert html.count('class="tpcc-lines"') == 1
