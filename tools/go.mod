@@ -2,19 +2,29 @@ module mybench/tools
 
 go 1.26.8
 
-tool github.com/rhysd/actionlint/cmd/actionlint
+tool (
+	github.com/rhysd/actionlint/cmd/actionlint
+	github.com/wjdp/htmltest
+)
 
 require (
+	github.com/badoux/checkmail v1.2.1 // indirect
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
+	github.com/docopt/docopt-go v0.0.0-20180111231733-ee0de3bc6815 // indirect
 	github.com/fatih/color v1.19.0 // indirect
+	github.com/imdario/mergo v0.3.11 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mattn/go-runewidth v0.0.21 // indirect
 	github.com/mattn/go-shellwords v1.0.12 // indirect
 	github.com/rhysd/actionlint v1.7.12 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
+	github.com/wjdp/htmltest v0.17.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.3 // indirect
+	golang.org/x/net v0.52.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/sys v0.42.0 // indirect
+	gopkg.in/seborama/govcr.v2 v2.4.2 // indirect
+	gopkg.in/yaml.v2 v2.4.0 // indirect
 )
