@@ -182,6 +182,9 @@ class _StepHooks:
             op, count_key = PER_OP.get(step["kind"], PER_INSERT)
             step["per_op"] = self.current.per_op(step.get(count_key, 0), op)
         self.run.document["steps"].append(step)
+        # The data size that decides in-memory vs IO-bound: the largest the database grew.
+        workload = self.run.document["workload"]
+        workload["data_bytes"] = max(workload["data_bytes"] or 0, step.get("db_bytes", 0))
         self.run.owner.progress.on_step_done(f"{self._where(step['step'])}: {summary(step)}")
 
 
