@@ -3,14 +3,13 @@
 build_dir/
   assets/figures/runs/<run>/<fig>.json                  Plotly figures of a run page
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
-  assets/vendor/plotly.min.js                           the plotly.js that plotly.py validates against
   assets/compare/index.json                             runs, campaigns and rules for the compare page
   assets/browse/index.json                              one record per run for the /browse/ filters
   data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
   data/drilldown.json                                   monitoring families for the point drill-down
   data/ibench/<run>.json                                Insert Benchmark report of a run page
   data/monitor/<run>.json                               per-step averages under the monitor charts
-  data/runfacts/<run>.json                              buffer pool fit and the runs of its cell
+  data/runfacts/<run>.json                              buffer pool fit, the runs of its cell, step trust
   static/runs/<run>/run.json, my.cnf                    stable download URLs
   static/<owner>/<fig>.csv, .json, .svg                 each figure's data and static drawing
 """
@@ -19,8 +18,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-import plotly
 
 from generator._browse import browse_index
 from generator._campaign import summarize_campaigns
@@ -34,8 +31,8 @@ from generator._load import RunFile
 from generator._memory import memory_fit
 from generator._monitor import family_rules, monitor_figures, step_averages
 from generator._repeats import cell_key, group_by_cell, pass_list
+from generator._trust import run_trust
 
-PLOTLY_JS = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
 OWNED_SUBDIRS = ("assets", "data", "static")
 
 
@@ -44,10 +41,9 @@ def _json_bytes(value: object) -> bytes:
 
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
-    """Relative path -> content of every generated file (pure apart from reading plotly.js)."""
+    """Relative path -> content of every generated file (reads nothing but the run files)."""
     runs = [run for _, run in run_files]
     files: dict[str, bytes] = {
-        "assets/vendor/plotly.min.js": PLOTLY_JS.read_bytes(),
         # Fetched whole by the compare page: no indentation.
         "assets/compare/index.json": json.dumps(
             compare_index([run for run in runs if not is_ibench(run)]),
@@ -64,7 +60,11 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         files[f"static/runs/{run['id']}/run.json"] = path.read_bytes()
         files[f"static/runs/{run['id']}/my.cnf"] = run["server"]["my_cnf"].encode()
         files[f"data/runfacts/{run['id']}.json"] = _json_bytes(
-            {"memory": memory_fit(run), "passes": pass_list(cells[cell_key(run)])}
+            {
+                "memory": memory_fit(run),
+                "passes": pass_list(cells[cell_key(run)]),
+                "trust": run_trust(run),
+            }
         )
         if not run["steps"]:
             continue

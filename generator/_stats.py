@@ -13,6 +13,10 @@ step is unstable when that line moves by more than DRIFT_LIMIT of the mean acros
 and the slope is significant (p < ALPHA), or when the coefficient of variation exceeds
 CV_LIMIT. Either way the numbers behind the verdict are kept.
 
+Client. A step is client-bound when the client processes (sysbench, the Insert Benchmark's
+workers) used at least CLIENT_SATURATION of the CPUs they could run on over the kept window:
+the number then measures the client as much as the server.
+
 Differences. A ratio (other ÷ base, of medians) carries a 95 % confidence interval of the ratio
 of means computed on logarithms with Welch's t: from the repeats' means when both sides have at
 least two repeats, otherwise from the per-second samples of the kept windows (consecutive
@@ -37,6 +41,7 @@ CV_LIMIT = 0.20
 ALPHA = 0.05
 BAND = 0.05
 CONFIDENCE = 0.95
+CLIENT_SATURATION = 0.90
 
 
 def trim_seconds(duration_s: float, override: int | None = None) -> int:
@@ -106,3 +111,15 @@ def verdict(ratio: float | None, interval: dict | None, higher_is_better: bool) 
     if interval is None or interval["low"] <= 1 <= interval["high"]:
         return "noise"
     return "better" if (ratio > 1) == higher_is_better else "worse"
+
+
+def client_load(client_cpu_pct: list[float], cpus: int) -> dict | None:
+    """Mean client CPU (% of one CPU) over the kept samples against the cpus it may use."""
+    if not client_cpu_pct or cpus < 1:
+        return None
+    mean = statistics.fmean(client_cpu_pct)
+    return {
+        "cpu_pct": round(mean, 1),
+        "cpus": cpus,
+        "saturated": mean >= CLIENT_SATURATION * 100 * cpus,
+    }

@@ -58,3 +58,13 @@ def test_two_repeats_that_disagree_make_wide_intervals():
     assert _stats.ratio_interval([1000.0], [900.0, 950.0], per_second=False) is None
     exact = _stats.ratio_interval([100.0, 100.0], [50.0, 50.0], per_second=False)
     assert exact["low"] == exact["high"] == 0.5
+
+
+def test_client_load_against_the_cpus_it_may_use():
+    assert _stats.client_load([95.0, 97.0], cpus=1)["saturated"] is True
+    assert _stats.client_load([95.0, 97.0], cpus=2) == {
+        "cpu_pct": 96.0,
+        "cpus": 2,
+        "saturated": False,
+    }
+    assert _stats.client_load([], cpus=2) is None

@@ -1,0 +1,44 @@
+"""What the statistics keep of each step of a run and whether to trust it, by the rules of
+generator/_stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict and
+the client's CPU load. Written into data/runfacts for the run page; comparisons use the same
+kept means (step_kept)."""
+
+from __future__ import annotations
+
+import statistics
+
+from generator import _stats
+
+
+def _trim(run: dict, step: dict) -> int:
+    return _stats.trim_seconds(step["duration_s"], run["workload"].get("trim_seconds"))
+
+
+def kept_tps(run: dict, step: dict) -> list[float]:
+    """The step's per-second TPS after the warm-up cut."""
+    return _stats.kept(step["series"]["tps"], _trim(run, step))
+
+
+def _client(run: dict, step: dict, kept_seconds: int) -> dict | None:
+    series = step.get("monitor", {}).get("series", {}).get("client_cpu_pct")
+    if not series:
+        return None
+    cpus = len(run["workload"].get("client_cpu_affinity") or []) or run["host"]["cpu_threads"]
+    return _stats.client_load(series[-kept_seconds:], cpus)
+
+
+def step_trust(run: dict, step: dict) -> dict:
+    values = kept_tps(run, step)
+    cut = len(step["series"]["tps"]) - len(values)
+    return {
+        "threads": step["threads"],
+        "trim_s": cut,
+        "tps_kept": round(statistics.fmean(values), 2) if values else None,
+        **_stats.steady_state(values),
+        "client": _client(run, step, len(values)),
+    }
+
+
+def run_trust(run: dict) -> list[dict]:
+    """One entry per sysbench step (the Insert Benchmark's steps have their own rules)."""
+    return [step_trust(run, step) for step in run["steps"] if "tps" in step and "series" in step]
