@@ -14,7 +14,7 @@ APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver 
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
-.PHONY: help demo test build serve validate lint system-packages venv servers clean
+.PHONY: help demo test build serve validate lint system-packages venv servers plotly clean
 
 help:
 	@echo "make demo   - install what is missing, run the demo campaign, build the site"
@@ -22,6 +22,7 @@ help:
 	@echo "make build  - validate data/ and build the site into site/public (BASE_URL=...)"
 	@echo "make serve  - preview the site with live reload"
 	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central into .servers/"
+	@echo "make plotly - re-fetch the vendored plotly.js basic bundle from the npm registry"
 
 system-packages:
 	@missing=$$(for p in $(APT_PACKAGES); do \
@@ -39,6 +40,10 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || python3 -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
 	@touch $@
+
+# Re-fetch the committed plotly.js basic bundle (site/assets/vendor/), integrity pinned.
+plotly:
+	tools/fetch-plotly.sh
 
 # A second server version for side-by-side campaigns and tests.
 servers:

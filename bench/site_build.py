@@ -3,12 +3,15 @@
     .venv/bin/python bench/site_build.py [--data DIR ...] [--copies N] [--repeat R]
 
 --copies N builds from N renamed copies of every run (in a temp dir) to see how the build
-scales; the numbers printed are measurements of this machine, nothing is asserted.
+scales; the numbers printed are measurements of this machine, nothing is asserted. Page weight is
+what a first visit downloads before plotly.js, raw and gzip -9 (what a server sends compressed);
+plotly.js itself is listed apart, the shipped bundle beside plotly.py's full one.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import re
 import statistics
@@ -17,13 +20,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import plotly
+
 from generator._build import generate
 from generator._hugo import hugo_binary, run_build
 
 REPO = Path(__file__).resolve().parents[1]
-# What a first visit downloads besides the HTML: stylesheet, scripts, figures, plotly.js.
+# What a first visit downloads besides the HTML: stylesheet, scripts, figures (plotly.js apart).
 ASSET_LINK = re.compile(
-    r'(?:<link rel="stylesheet" href|<script defer src|data-plotly-src)="(/[^"]+)"'
+    r'(?:<link rel="stylesheet" href|<script defer src|<script src|data-plotly-src)="(/[^"]+)"'
 )
 PAGE_TYPES = {
     "home": "index.html",
@@ -31,7 +36,14 @@ PAGE_TYPES = {
     "campaign": "campaigns/*/index.html",
     "article": "posts/*/index.html",
     "runs list": "runs/index.html",
+    "browse": "browse/index.html",
+    "compare": "compare/index.html",
 }
+FULL_PLOTLY = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+
+def gz(content: bytes) -> int:
+    return len(gzip.compress(content, compresslevel=9))
 
 
 def copied_data(data_dirs: list[Path], copies: int, into: Path) -> Path:
@@ -52,14 +64,16 @@ def copied_data(data_dirs: list[Path], copies: int, into: Path) -> Path:
 
 
 def page_weight(public: Path, page: Path) -> dict[str, int]:
-    html = page.read_text()
-    weight = {"html": len(html.encode()), "css": 0, "js": 0, "figures": 0, "plotly (lazy)": 0}
-    for link in sorted(set(ASSET_LINK.findall(html))):
-        size = (public / link.lstrip("/")).stat().st_size
+    html = page.read_bytes()
+    weight = {"html": len(html), "css": 0, "js": 0, "figures": 0, "total gz": gz(html)}
+    links = {link.lstrip("/") for link in ASSET_LINK.findall(html.decode())}
+    # The index a page's script fetches (browse, compare) is fingerprinted beside the page.
+    links |= {p.relative_to(public).as_posix() for p in page.parent.glob("index.*.json")}
+    for link in sorted(links):
+        content = (public / link).read_bytes()
         kind = "css" if link.endswith(".css") else "figures" if link.endswith(".json") else "js"
-        weight[kind] += size
-    if 'data-plotly-src="' in html:
-        weight["plotly (lazy)"] = sum(p.stat().st_size for p in public.glob("vendor/plotly*.js"))
+        weight[kind] += len(content)
+        weight["total gz"] += gz(content)
     return weight
 
 
@@ -89,9 +103,7 @@ def main() -> None:
             f"{statistics.median(hugo_s):.2f}s (median of {args.repeat}, "
             "second and later builds reuse unchanged generated files)"
         )
-        print(
-            f"{'page type':<10} {'html':>9} {'css':>7} {'js':>7} {'figures':>8} {'plotly (lazy)':>14}"
-        )
+        print(f"{'page type':<10} {'html':>9} {'css':>7} {'js':>7} {'figures':>8} {'total gz':>9}")
         for kind, pattern in PAGE_TYPES.items():
             pages_of_kind = sorted(public.glob(pattern))
             if not pages_of_kind:
@@ -99,8 +111,12 @@ def main() -> None:
             weight = page_weight(public, pages_of_kind[0])
             print(
                 f"{kind:<10} {weight['html']:>9,} {weight['css']:>7,} {weight['js']:>7,} "
-                f"{weight['figures']:>8,} {weight['plotly (lazy)']:>14,}"
+                f"{weight['figures']:>8,} {weight['total gz']:>9,}"
             )
+        for name, path in [*((p.name, p) for p in public.glob("vendor/plotly*.js")),
+                           ("plotly.py's full bundle", FULL_PLOTLY)]:  # fmt: skip
+            content = path.read_bytes()
+            print(f"plotly.js {name}: {len(content):,} bytes, {gz(content):,} gzip")
         total = sum(p.stat().st_size for p in public.rglob("*") if p.is_file())
         print(f"site total {total:,} bytes")
 

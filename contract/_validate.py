@@ -9,6 +9,8 @@ from pathlib import Path
 
 import jsonschema
 
+from contract._fast_keywords import FastValidator
+
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "schema" / "run-v1.schema.json"
 
 
@@ -25,9 +27,7 @@ class Problem:
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(SCHEMA_PATH.read_text())
-    return jsonschema.Draft202012Validator(
-        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
-    )
+    return FastValidator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
 
 
 def _json_path(error: jsonschema.ValidationError) -> str:

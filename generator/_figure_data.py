@@ -59,7 +59,7 @@ def figure_csv(data: dict) -> str:
         for index, (x, y) in enumerate(zip(trace["x"], trace["y"], strict=True)):
             if x is None or y is None:
                 continue
-            bounds = [trace["low"][index], trace["high"][index]] if "low" in trace else []
+            bounds = [trace["low"][index], trace["high"][index]] if "low" in trace else ["", ""]
             writer.writerow([trace["name"], x, y, *(bounds if ranged else [])])
     return out.getvalue()
 

@@ -1,4 +1,4 @@
-// Draws every [data-plotly-src] placeholder when it nears the viewport. plotly.js (4.8 MB) is
+// Draws every [data-plotly-src] placeholder when it nears the viewport. plotly.js (1.2 MB) is
 // fetched once, on the first chart that becomes visible, so pages stay light until scrolled to.
 import * as params from '@params';
 import { attachDrilldown } from './drilldown.js';
