@@ -9,12 +9,10 @@ claims to: its cells are marked `sustained: false` and the templates grey them.
 
 from __future__ import annotations
 
-import statistics
-
 import plotly.graph_objects as go
 
 from generator._compare import stat_cell, variant_order
-from generator._repeats import counted_runs, group_by_cell, pass_list
+from generator._repeats import counted_runs, group_by_cell, pass_list, spread
 
 TOOL = "ibench"
 ROLES = ("insert", "delete", "query")
@@ -191,17 +189,6 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
     return figures
 
 
-def _stats(values: list[float]) -> dict:
-    if not values:
-        return {"median": None, "low": None, "high": None, "repeats": 0}
-    return {
-        "median": statistics.median(values),
-        "low": min(values),
-        "high": max(values),
-        "repeats": len(values),
-    }
-
-
 def _step_names(runs: list[dict]) -> list[str]:
     """Measured steps in run order, as they first appear across the runs."""
     names: list[str] = []
@@ -216,12 +203,12 @@ def _cell(variant: str, found: list[dict], base_median: float | None) -> dict:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
     base (stat_cell), marked unsustained where any of those runs missed the background target."""
     values = [value for value, _ in map(headline, found) if value is not None]
-    cell = stat_cell(variant, _stats(values), base_median, True)
+    cell = stat_cell(variant, spread(values), base_median, True)
     flags = [sustained(step) for step in found]
     cell["sustained"] = None if not flags or None in flags else all(flags)
     if found and "background" in found[0]:
         cell["target"] = found[0]["background"]["target_inserts_per_s"]
-        cell["achieved"] = _stats(
+        cell["achieved"] = spread(
             [step["background"]["achieved_inserts_per_s"] for step in found]
         )["median"]
     return cell

@@ -71,12 +71,16 @@ def spread_by_threads(
             value = value_of(step)
             if value is not None:
                 values.setdefault(step["threads"], []).append(value)
+    return {threads: spread(found) for threads, found in values.items()}
+
+
+def spread(found: list[float]) -> dict:
+    """Median, low, high and count of one cell's values (none: NO_STEP's shape, all None)."""
+    if not found:
+        return {"median": None, "low": None, "high": None, "repeats": 0}
     return {
-        threads: {
-            "median": statistics.median(found),
-            "low": min(found),
-            "high": max(found),
-            "repeats": len(found),
-        }
-        for threads, found in values.items()
+        "median": statistics.median(found),
+        "low": min(found),
+        "high": max(found),
+        "repeats": len(found),
     }
