@@ -4,16 +4,22 @@ from __future__ import annotations
 
 from generator._compare import METRICS, latest_by_variant, ratio_table, variant_order
 from generator._config import config_diff
+from generator._disclosure import campaign_disclosure
+from generator._drift import environment_drift
 from generator._ibench import campaign_report as ibench_report
 from generator._ibench import is_ibench
 from generator._memory import memory_fit
 from generator._repeats import counted_runs, group_by_cell, pass_list
 from generator._suite import suite_report
 from generator._tpcc import tpcc_report
+from generator._trust import run_trust
 
 
-def summarize_campaign(runs: list[dict]) -> dict:
-    """Everything a campaign page shows, for the runs sharing one campaign.id."""
+def summarize_campaign(runs: list[dict], trust: dict[str, list[dict]] | None = None) -> dict:
+    """Everything a campaign page shows, for the runs sharing one campaign.id; trust holds
+    each run's step trust (generator/_trust.py) by run id, computed here when not given."""
+    if trust is None:
+        trust = {run["id"]: run_trust(run) for run in runs}
     first = min(runs, key=lambda run: run["started_at"])
     variants = variant_order(runs)
     cells = group_by_cell(runs)
@@ -59,12 +65,16 @@ def summarize_campaign(runs: list[dict]) -> dict:
         "suite": suite_report(runs),
         "tpcc": tpcc_report(runs),
         "ibench": ibench_report(runs),
+        "disclosure": campaign_disclosure(runs, variants, trust),
+        "drift": environment_drift(runs),
     }
 
 
-def summarize_campaigns(runs: list[dict]) -> list[dict]:
+def summarize_campaigns(
+    runs: list[dict], trust: dict[str, list[dict]] | None = None
+) -> list[dict]:
     """One summary per campaign.id, in id order."""
     by_campaign: dict[str, list[dict]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
-    return [summarize_campaign(by_campaign[cid]) for cid in sorted(by_campaign)]
+    return [summarize_campaign(by_campaign[cid], trust) for cid in sorted(by_campaign)]

@@ -23,7 +23,10 @@ def _value(run: dict, path: tuple[str, ...]) -> str:
     value: object = run
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
-    return NOT_RECORDED if value is None else str(value)
+    if value is None:
+        return NOT_RECORDED
+    # The server appends "-log" to its version while the binary log is on: same build.
+    return str(value).removesuffix("-log") if path == ("server", "version_string") else str(value)
 
 
 def environment_drift(runs: list[dict]) -> list[dict]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from generator._browse import browse_index
 from generator._campaign import summarize_campaigns
 from generator._compare_index import compare_index
+from generator._disclosure import run_disclosure
 from generator._figure_data import figure_downloads
 from generator._figures import campaign_figures, run_figures
 from generator._ibench import is_ibench
@@ -56,6 +57,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         ).encode(),
     }
     cells = group_by_cell(runs)
+    trust = {run["id"]: run_trust(run) for run in runs}  # every step's fit, computed once
     for path, run in run_files:
         files[f"static/runs/{run['id']}/run.json"] = path.read_bytes()
         files[f"static/runs/{run['id']}/my.cnf"] = run["server"]["my_cnf"].encode()
@@ -63,7 +65,8 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             {
                 "memory": memory_fit(run),
                 "passes": pass_list(cells[cell_key(run)]),
-                "trust": run_trust(run),
+                "trust": trust[run["id"]],
+                "disclosure": run_disclosure(run, trust[run["id"]]),
             }
         )
         if not run["steps"]:
@@ -76,7 +79,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
         if averages := step_averages(run):
             files[f"data/monitor/{run['id']}.json"] = _json_bytes(averages)
-    for summary in summarize_campaigns(runs):
+    for summary in summarize_campaigns(runs, trust):
         files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
         overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
         for workload in overlays:

@@ -42,6 +42,10 @@ ALPHA = 0.05
 BAND = 0.05
 CONFIDENCE = 0.95
 CLIENT_SATURATION = 0.90
+TRIM_RULE = (
+    f"the first {TRIM_FRACTION:.0%} of each step, at least {TRIM_MIN_S} s and at most"
+    f" {TRIM_MAX_S} s"
+)
 
 
 def trim_seconds(duration_s: float, override: int | None = None) -> int:
@@ -58,23 +62,36 @@ def kept(values: list[float], trim: int) -> list[float]:
 
 
 def steady_state(values: list[float]) -> dict:
-    """The verdict on one step's kept window and the numbers behind it."""
+    """The verdict on one step's kept window and the numbers behind it (slope_p only when the
+    drift is large enough for its significance to matter)."""
     n = len(values)
-    mean = statistics.fmean(values) if values else 0.0
+    mean = math.fsum(values) / n if n else 0.0
     if n < MIN_KEPT or mean <= 0:
         return {"steady": None, "seconds": n, "drift": None, "cv": None, "slope_p": None}
-    cv = statistics.stdev(values) / mean
-    fit = scipy_stats.linregress(range(n), values)
-    drift = fit.slope * (n - 1) / mean
-    slope_p = float(fit.pvalue) if not math.isnan(fit.pvalue) else 1.0
-    trending = abs(drift) > DRIFT_LIMIT and slope_p < ALPHA
+    # least squares of value on second: plain sums, this runs for every step of every run
+    x_mean = (n - 1) / 2
+    sxx = n * (n * n - 1) / 12
+    sxy = math.fsum((x - x_mean) * (v - mean) for x, v in enumerate(values))
+    syy = math.fsum((v - mean) ** 2 for v in values)
+    slope = sxy / sxx
+    drift = slope * (n - 1) / mean
+    cv = math.sqrt(syy / (n - 1)) / mean
+    slope_p = None
+    if abs(drift) > DRIFT_LIMIT:
+        residual = max(syy - slope * sxy, 0.0) / (n - 2)
+        slope_p = 0.0 if residual == 0 else _two_sided_p(slope / math.sqrt(residual / sxx), n - 2)
+    trending = slope_p is not None and slope_p < ALPHA
     return {
         "steady": not trending and cv <= CV_LIMIT,
         "seconds": n,
         "drift": round(drift, 4),
         "cv": round(cv, 4),
-        "slope_p": round(slope_p, 4),
+        "slope_p": None if slope_p is None else round(slope_p, 4),
     }
+
+
+def _two_sided_p(t_value: float, df: float) -> float:
+    return float(2 * scipy_stats.t.sf(abs(t_value), df))
 
 
 def ratio_interval(base: list[float], other: list[float], per_second: bool) -> dict | None:
