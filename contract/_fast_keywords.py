@@ -18,7 +18,11 @@ _BASE = jsonschema.Draft202012Validator
 _PLAIN_KEYS = frozenset({"type", "minimum", "maximum", "description"})
 
 
-def _is_type(kind: str) -> Callable[[object], bool] | None:
+def _is_type(kind: object) -> Callable[[object], bool] | None:
+    """None for anything but one named scalar type (e.g. ["string", "null"]): jsonschema's own
+    keyword then checks it."""
+    if not isinstance(kind, str):
+        return None
     # JSON Schema: booleans are not numbers, and 1.0 is an integer.
     checks: dict[str, Callable[[object], bool]] = {
         "string": lambda value: isinstance(value, str),

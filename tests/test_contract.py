@@ -113,3 +113,15 @@ def test_invalid_document_is_not_written(real_run, tmp_path):
     with pytest.raises(ValueError, match=r"\$.server: 'my_cnf' is a required property"):
         contract.write_run(broken, tmp_path / "runs")
     assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_a_map_of_union_typed_values_is_checked(real_run, tmp_path):
+    """compiled_defaults.differences maps names to a string or null: the fast validator hands
+    union types to jsonschema (a campaign once crashed writing its first run here)."""
+    name = f"{real_run['id']}.json"
+    real_run["server"]["compiled_defaults"] = {"source": "probe", "differences": {"a": None}}
+    assert contract.validate_document(real_run, name) == []
+    real_run["server"]["compiled_defaults"]["differences"]["b"] = 3
+    (problem,) = contract.validate_document(real_run, name)
+    assert problem.path == "$.server.compiled_defaults.differences.b"
+    assert "not of type" in problem.message
