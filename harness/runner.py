@@ -189,20 +189,19 @@ class CampaignRun:
 
     def publish(self, document: dict) -> None:
         """Write a run document; when the results directory cannot take it (a full disk, a
-        read-only mount) the measurements go to the temp directory instead of being lost."""
+        read-only mount) or the document fails the schema (a harness bug), the measurements
+        go to the temp directory instead of being lost."""
         runs_dir = self.data_dir / "runs"
         try:
             self.written.append(contract.write_run(document, runs_dir))
         except contract.RunExistsError as exc:
             raise UserError(str(exc)) from None
         except OSError as exc:
-            rescue = Path(tempfile.gettempdir()) / f"{document['id']}.json"
             cause = f"{runs_dir}: cannot write run {document['id']} ({exc.strerror or exc})"
-            try:
-                rescue.write_text(json.dumps(document, indent=1) + "\n")
-            except OSError:
-                raise UserError(f"{cause}; it could not be saved elsewhere either") from None
-            raise UserError(f"{cause}; saved to {rescue}, move it into {runs_dir} later") from None
+            raise UserError(rescued(document, runs_dir, cause)) from None
+        except ValueError as exc:  # write_run's schema check
+            cause = f"run {document['id']} not written: {exc}"
+            raise UserError(rescued(document, runs_dir, cause)) from None
         if document["status"] != "complete":
             self.incomplete.append(document["id"])
 
@@ -480,6 +479,16 @@ class CampaignRun:
                 run.document["server"] = server_doc
             run.mark(reason)
             self.publish(run.document)
+
+
+def rescued(document: dict, runs_dir: Path, cause: str) -> str:
+    """Save a run that could not be published to the temp directory; returns the message."""
+    rescue = Path(tempfile.gettempdir()) / f"{document['id']}.json"
+    try:
+        rescue.write_text(json.dumps(document, indent=1) + "\n")
+    except OSError:
+        return f"{cause}; it could not be saved elsewhere either"
+    return f"{cause}; saved to {rescue}, move it into {runs_dir} later"
 
 
 def quiesce_for_copy(box: Sandbox) -> None:

@@ -1,5 +1,6 @@
 """Parts of the runner that need no server: secrets, product detection, publishing runs."""
 
+import copy
 import json
 import tempfile
 from pathlib import Path
@@ -53,6 +54,19 @@ def test_unwritable_results_dir_saves_the_run_elsewhere(tmp_path, monkeypatch, c
     rescued = tmp_path / f"{document['id']}.json"
     assert f"saved to {rescued}" in str(caught.value)
     assert json.loads(rescued.read_text()) == document
+
+
+def test_a_run_the_schema_refuses_is_saved_not_lost(tmp_path, monkeypatch, committed_runs):
+    document = copy.deepcopy(committed_runs[0].doc)
+    document["steps"][0]["tps"] = -1.0  # what a harness bug would write
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    campaign = load_campaign(CAMPAIGNS / "demo.toml")
+    run = CampaignRun(campaign, tmp_path / "data", tmp_path / "work", "mybench run demo.toml")
+    with pytest.raises(UserError, match=r"not written: run document fails the schema") as caught:
+        run.publish(document)
+    assert "$.steps[0].tps" in str(caught.value)
+    assert json.loads((tmp_path / f"{document['id']}.json").read_text()) == document
+    assert not (tmp_path / "data" / "runs" / f"{document['id']}.json").exists()
 
 
 def test_publish_never_replaces_a_run(tmp_path, committed_runs):
