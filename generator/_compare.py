@@ -7,17 +7,20 @@ Pure functions over validated run documents; Hugo templates render what they ret
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
-from generator._repeats import spread_by_threads
+from generator import _stats
+from generator._repeats import spread, spread_by_threads
+from generator._trust import kept_series
 
-# Mark Callaghan's convention: a ratio within ±5 % of the base is noise, beyond it is news.
-RATIO_NOISE = 0.05
+# When a ratio is news (beyond ±5 % and outside the noise) is generator/_stats.py's rule.
 RATIO_DECIMALS = 2
 SPREAD_DECIMALS = 3  # a spread is shown in % with one decimal
 # What a cell reports for a thread level (or test) a variant did not reach.
-NO_STEP = {"median": None, "low": None, "high": None, "repeats": 0}
-# Printed beside a coloured ratio so the verdict does not rest on colour alone.
-VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": ""}
+NO_STEP = spread([])
+# Printed beside a ratio so the verdict does not rest on colour alone; "noise": beyond the band
+# but inside the interval, not coloured.
+VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": "", "noise": "\u2248"}
 
 
 def _p95_ms(step: dict) -> float:
@@ -32,13 +35,20 @@ def step_qps(step: dict) -> float:
     return step["qps"]["total"]
 
 
-# name -> (label, unit, value of a step, whether a larger value is an improvement)
-METRICS: dict[str, tuple[str, str, Callable[[dict], float], bool]] = {
-    "tps": ("Transactions per second", "TPS", step_tps, True),
-    "latency": ("95th percentile latency", "ms", _p95_ms, False),
+class Metric(NamedTuple):
+    label: str
+    unit: str
+    value_of: Callable[[dict], float]  # a step's value
+    higher_is_better: bool
+    series: str  # its per-second series in step.series (for the noise of a single repeat)
+
+
+METRICS: dict[str, Metric] = {
+    "tps": Metric("Transactions per second", "TPS", step_tps, True, "tps"),
+    "latency": Metric("95th percentile latency", "ms", _p95_ms, False, "p95_ms"),
 }
 # Campaign pages show the two above; the compare page lets the reader pick QPS as well.
-QPS_METRIC = ("Queries per second", "QPS", step_qps, True)
+QPS_METRIC = Metric("Queries per second", "QPS", step_qps, True, "qps")
 
 
 def variant_order(runs: list[dict]) -> list[str]:
@@ -61,13 +71,6 @@ def latest_by_variant(runs: list[dict]) -> dict[str, dict]:
     return chosen
 
 
-def ratio_verdict(ratio: float | None, higher_is_better: bool) -> str:
-    """'better', 'worse' or 'same' for a rounded ratio vs the base."""
-    if ratio is None or 1 - RATIO_NOISE <= ratio <= 1 + RATIO_NOISE:
-        return "same"
-    return "better" if (ratio > 1) == higher_is_better else "worse"
-
-
 def repeat_spread(stats: dict) -> float | None:
     """high / low - 1 over a cell's repeats; None when it rests on a single run."""
     if stats["repeats"] < 2 or stats["low"] <= 0:
@@ -83,16 +86,29 @@ def ratio_state(value: float | None, ratio: float | None) -> str:
     return "n/a" if ratio is None else "ratio"
 
 
-def stat_cell(
-    variant: str, stats: dict, base_median: float | None, higher_is_better: bool
-) -> dict:
+def ratio_interval(stats: dict, base: dict) -> dict | None:
+    """The 95 % interval of a cell's ratio (generator/_stats.py): from the repeats when both
+    sides have two or more, else from the kept per-second samples when both have them."""
+    if stats["repeats"] >= 2 and base["repeats"] >= 2:
+        return _stats.ratio_interval(base["values"], stats["values"], per_second=False)
+    if stats.get("seconds") and base.get("seconds"):
+        return _stats.ratio_interval(base["seconds"], stats["seconds"], per_second=True)
+    return None
+
+
+def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bool) -> dict:
     """One variant's cell: the median of its counted runs with their range and spread (stats
-    from _repeats.spread_by_threads, or NO_STEP), and the ratio of that median to the base's."""
+    from _repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
+    base's (base: the base variant's stats; None or stats itself for the base's own cell), its
+    interval and the verdict by generator/_stats.py's rule."""
     value = stats["median"]
+    is_base = base is None or base is stats
+    base_median = stats["median"] if is_base else base["median"]
     ratio = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
-    verdict = ratio_verdict(ratio, higher_is_better)
+    interval = None if is_base or ratio is None else ratio_interval(stats, base)
+    verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
     spread = repeat_spread(stats)
     return {
         "variant": variant,
@@ -101,9 +117,8 @@ def stat_cell(
         "high": stats["high"],
         "repeats": stats["repeats"],
         "spread": spread,
-        # Repeats that disagree by more than the noise band make the ratio noise too.
-        "noisy": spread is not None and spread > RATIO_NOISE,
         "ratio": ratio,
+        "interval": interval,
         "state": ratio_state(value, ratio),
         "verdict": verdict,
         "marker": VERDICT_MARKERS[verdict],
@@ -113,14 +128,20 @@ def stat_cell(
 def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str) -> dict:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
     _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
-    label, unit, value_of, higher_is_better = METRICS[metric]
-    stats = {variant: spread_by_threads(counted[variant], value_of) for variant in variants}
+    label, unit, value_of, higher_is_better, series = METRICS[metric]
+
+    def seconds_of(run: dict, step: dict) -> list[float]:
+        return kept_series(run, step, series)
+
+    stats = {
+        variant: spread_by_threads(counted[variant], value_of, seconds_of) for variant in variants
+    }
     threads = sorted({level for by_threads in stats.values() for level in by_threads})
     rows = []
     for level in threads:
-        base_median = stats[variants[0]].get(level, NO_STEP)["median"]
+        base = stats[variants[0]].get(level, NO_STEP)
         cells = [
-            stat_cell(variant, stats[variant].get(level, NO_STEP), base_median, higher_is_better)
+            stat_cell(variant, stats[variant].get(level, NO_STEP), base, higher_is_better)
             for variant in variants
         ]
         rows.append({"threads": level, "cells": cells})

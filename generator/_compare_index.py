@@ -8,18 +8,18 @@ stay in each run's run.json, fetched only for the runs on screen.
 
 from __future__ import annotations
 
+from generator import _stats
 from generator._compare import (
     METRICS,
     QPS_METRIC,
     RATIO_DECIMALS,
-    RATIO_NOISE,
     VERDICT_MARKERS,
     variant_order,
 )
 from generator._config import CONFIG_RULES
 from generator._repeats import counted_runs, group_by_cell, repeat_index
 
-# Metric name on the page -> (label, unit, value of a step, whether higher is better).
+# Metric name on the page -> its _compare.Metric.
 COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["latency"]}
 # Each step is one array: threads, then the metrics in this order.
 STEP_FIELDS = ["threads", *COMPARE_METRICS]
@@ -27,7 +27,7 @@ VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in 
 
 
 def _step_values(step: dict) -> list[float]:
-    values = [value_of(step) for _, _, value_of, _ in COMPARE_METRICS.values()]
+    values = [metric.value_of(step) for metric in COMPARE_METRICS.values()]
     return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
 
 
@@ -76,10 +76,10 @@ def compare_index(runs: list[dict]) -> dict:
             }
         )
     return {
-        "ratio": {"noise": RATIO_NOISE, "decimals": RATIO_DECIMALS, "markers": VERDICT_MARKERS},
+        "ratio": {"noise": _stats.BAND, "decimals": RATIO_DECIMALS, "markers": VERDICT_MARKERS},
         "metrics": {
             name: {"label": label, "unit": unit, "higher_is_better": higher}
-            for name, (label, unit, _, higher) in COMPARE_METRICS.items()
+            for name, (label, unit, _, higher, _) in COMPARE_METRICS.items()
         },
         "step_fields": STEP_FIELDS,
         "config": CONFIG_RULES,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from generator import _stats
 from generator._compare import stat_cell, variant_order
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread
 
@@ -199,11 +200,31 @@ def _step_names(runs: list[dict]) -> list[str]:
     return names
 
 
-def _cell(variant: str, found: list[dict], base_median: float | None) -> dict:
+# The per-second series behind each kind's headline (l.x reports no per-second index rate).
+HEADLINE_SERIES = {"query": "queries_per_s", "load": "inserts_per_s", "write": "inserts_per_s"}
+
+
+def headline_stats(found: list[dict]) -> dict:
+    """spread() of the steps' headline values, with their kept per-second samples pooled (the
+    noise of a comparison without repeats, generator/_stats.py)."""
+    stats = spread([value for value, _ in map(headline, found) if value is not None])
+    samples = [
+        sample
+        for step in found
+        if (name := HEADLINE_SERIES.get(step["kind"])) and "series" in step
+        for sample in _stats.kept(step["series"][name], _stats.trim_seconds(step["duration_s"]))
+    ]
+    if samples:
+        stats["seconds"] = samples
+    return stats
+
+
+def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
-    base (stat_cell), marked unsustained where any of those runs missed the background target."""
-    values = [value for value, _ in map(headline, found) if value is not None]
-    cell = stat_cell(variant, spread(values), base_median, True)
+    base (stat_cell; base: the base variant's headline_stats, None for the base itself),
+    marked unsustained where any of those runs missed the background target."""
+    stats = headline_stats(found)
+    cell = stat_cell(variant, stats, base, True)
     flags = [sustained(step) for step in found]
     cell["sustained"] = None if not flags or None in flags else all(flags)
     if found and "background" in found[0]:
@@ -235,11 +256,14 @@ def campaign_report(runs: list[dict]) -> dict | None:
             for v in variants
             for step in steps
         }
-        base = {step: _cell(variants[0], found[(variants[0], step)], None) for step in steps}
+        base = {step: headline_stats(found[(variants[0], step)]) for step in steps}
         rows = [
             {
                 "variant": v,
-                "cells": [_cell(v, found[(v, step)], base[step]["value"]) for step in steps],
+                "cells": [
+                    _cell(v, found[(v, step)], None if v == variants[0] else base[step])
+                    for step in steps
+                ],
             }
             for v in variants
         ]

@@ -60,27 +60,36 @@ def pass_list(cell: list[dict]) -> list[dict]:
 
 
 def spread_by_threads(
-    runs: list[dict], value_of: Callable[[dict], float | None]
+    runs: list[dict],
+    value_of: Callable[[dict], float | None],
+    seconds_of: Callable[[dict, dict], list[float]] | None = None,
 ) -> dict[int, dict]:
-    """Per thread level: median, low, high of value_of(step) over the runs that reached it,
-    and how many did (repeats). A step where value_of is None (a counter the harness did not
-    record) does not count."""
+    """Per thread level: spread() of value_of(step) over the runs that reached it. A step where
+    value_of is None (a counter the harness did not record) does not count. seconds_of(run,
+    step), when given, adds "seconds": the per-second samples of those steps, pooled."""
     values: dict[int, list[float]] = {}
+    seconds: dict[int, list[float]] = {}
     for run in runs:
         for step in run["steps"]:
             value = value_of(step)
             if value is not None:
                 values.setdefault(step["threads"], []).append(value)
-    return {threads: spread(found) for threads, found in values.items()}
+                if seconds_of is not None:
+                    seconds.setdefault(step["threads"], []).extend(seconds_of(run, step))
+    cells = {threads: spread(found) for threads, found in values.items()}
+    for threads, samples in seconds.items():
+        cells[threads]["seconds"] = samples
+    return cells
 
 
 def spread(found: list[float]) -> dict:
     """Median, low, high and count of one cell's values (none: NO_STEP's shape, all None)."""
     if not found:
-        return {"median": None, "low": None, "high": None, "repeats": 0}
+        return {"median": None, "low": None, "high": None, "repeats": 0, "values": []}
     return {
         "median": statistics.median(found),
         "low": min(found),
         "high": max(found),
         "repeats": len(found),
+        "values": list(found),
     }

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 from generator._compare import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
 from generator._repeats import counted_runs, group_by_cell, spread_by_threads
+from generator._trust import kept_series
 
 # Callaghan's report groups; the dict's order is the order of the report.
 GROUPS = {
@@ -124,13 +125,24 @@ def _grouped(tests_and_rows: list[tuple[dict, dict]]) -> list[dict]:
     return groups
 
 
+def _seconds_of(metric: Metric, test: dict) -> Callable[[dict, dict], list[float]] | None:
+    """Per-second samples of the throughput (the noise of a single repeat); a scan's rows/s
+    moves with its TPS, whose series is recorded. The per-operation costs have none."""
+    if metric is not THROUGHPUT:
+        return None
+    series = "tps" if test["unit"] == SCAN_UNIT else "qps"
+    return lambda run, step: kept_series(run, step, series)
+
+
 def level_tables(tests: list[dict], variants: list[str], metric: Metric) -> dict[int, dict]:
     """The metric at every thread level some test reached, {threads: table}; empty when no step
     has the metric. A test absent at a level has no row there; a variant absent from a test has
     a missing cell, and a base of zero or missing gives every other cell 'n/a'."""
     stats = {
         test["workload"]: {
-            variant: spread_by_threads(test["runs"].get(variant, []), metric.value_of(test))
+            variant: spread_by_threads(
+                test["runs"].get(variant, []), metric.value_of(test), _seconds_of(metric, test)
+            )
             for variant in variants
         }
         for test in tests
@@ -149,9 +161,9 @@ def level_tables(tests: list[dict], variants: list[str], metric: Metric) -> dict
             }
             if not any(cell["repeats"] for cell in at_level.values()):
                 continue
-            base_median = at_level[variants[0]]["median"]
+            base = at_level[variants[0]]
             cells = [
-                stat_cell(variant, at_level[variant], base_median, metric.higher_is_better)
+                stat_cell(variant, at_level[variant], base, metric.higher_is_better)
                 for variant in variants
             ]
             tests_and_rows.append((test, _row(test, metric.unit or test["unit"], cells)))

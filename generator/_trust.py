@@ -1,7 +1,7 @@
 """What the statistics keep of each step of a run and whether to trust it, by the rules of
 generator/_stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict and
-the client's CPU load. Written into data/runfacts for the run page; comparisons use the same
-kept means (step_kept)."""
+the client's CPU load. Written into data/runfacts for the run page; a comparison without
+repeats measures its noise on the same kept seconds (kept_series)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ def _trim(run: dict, step: dict) -> int:
     return _stats.trim_seconds(step["duration_s"], run["workload"].get("trim_seconds"))
 
 
-def kept_tps(run: dict, step: dict) -> list[float]:
-    """The step's per-second TPS after the warm-up cut."""
-    return _stats.kept(step["series"]["tps"], _trim(run, step))
+def kept_series(run: dict, step: dict, name: str) -> list[float]:
+    """A per-second series of the step (tps, qps, p95_ms) after the warm-up cut; empty when
+    the step has none."""
+    series = step.get("series", {}).get(name)
+    return _stats.kept(series, _trim(run, step)) if series else []
 
 
 def _client(run: dict, step: dict, kept_seconds: int) -> dict | None:
@@ -28,7 +30,7 @@ def _client(run: dict, step: dict, kept_seconds: int) -> dict | None:
 
 
 def step_trust(run: dict, step: dict) -> dict:
-    values = kept_tps(run, step)
+    values = kept_series(run, step, "tps")
     cut = len(step["series"]["tps"]) - len(values)
     return {
         "threads": step["threads"],

@@ -6,8 +6,9 @@ import statistics
 
 import pytest
 
+from generator import _stats
 from generator._campaign import summarize_campaigns
-from generator._compare import RATIO_NOISE, latest_by_variant, ratio_verdict, variant_order
+from generator._compare import latest_by_variant, variant_order
 from generator._repeats import counted_runs
 
 
@@ -31,20 +32,26 @@ def _tps_of(runs, campaign_id, workload, variant) -> dict[int, float]:
     return {threads: statistics.median(values) for threads, values in tps.items()}
 
 
+CLEAR = {"low": 0.5, "high": 0.9}  # an interval that excludes 1
+UNSURE = {"low": 0.5, "high": 1.2}
+
+
 @pytest.mark.parametrize(
-    ("ratio", "higher_is_better", "verdict"),
+    ("ratio", "interval", "higher_is_better", "verdict"),
     [
-        (1.0, True, "same"),
-        (1 + RATIO_NOISE, True, "same"),
-        (1.06, True, "better"),
-        (0.94, True, "worse"),
-        (1.06, False, "worse"),
-        (0.94, False, "better"),
-        (None, True, "same"),
+        (1.0, CLEAR, True, "same"),
+        (1 + _stats.BAND, CLEAR, True, "same"),
+        (1.06, CLEAR, True, "better"),
+        (0.94, CLEAR, True, "worse"),
+        (1.06, CLEAR, False, "worse"),
+        (0.94, CLEAR, False, "better"),
+        (0.94, UNSURE, True, "noise"),
+        (0.94, None, True, "noise"),
+        (None, None, True, "same"),
     ],
 )
-def test_ratio_verdict_beyond_five_percent(ratio, higher_is_better, verdict):
-    assert ratio_verdict(ratio, higher_is_better) == verdict
+def test_verdict_beyond_five_percent_and_the_noise(ratio, interval, higher_is_better, verdict):
+    assert _stats.verdict(ratio, interval, higher_is_better) == verdict
 
 
 def test_variants_follow_the_campaign_file(runs):
@@ -72,7 +79,11 @@ def test_ratios_are_value_over_base_at_same_threads(runs):
                     assert cell["ratio"] == round(
                         tps[row["threads"]] / base_tps[row["threads"]], 2
                     )
-                    assert cell["verdict"] == ratio_verdict(cell["ratio"], True)
+                    if cell["variant"] == workload["variants"][0]:
+                        assert cell["verdict"] == "same" and cell["interval"] is None
+                    else:
+                        verdict = _stats.verdict(cell["ratio"], cell["interval"], True)
+                        assert cell["verdict"] == verdict
                     checked += 1
     assert checked
 

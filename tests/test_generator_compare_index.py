@@ -20,7 +20,8 @@ from compare_runs import (
 )
 from repeated_runs import as_repeat
 
-from generator._compare import RATIO_DECIMALS, RATIO_NOISE, VERDICT_MARKERS
+from generator import _stats
+from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
 from generator._compare_index import STEP_FIELDS, compare_index
 from generator._config import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator._inputs import hugo_inputs
@@ -48,7 +49,7 @@ def test_each_run_is_its_numbers_per_thread_level(probe):
 def test_the_page_gets_the_generator_s_ratio_band(probe):
     index = compare_index(probe)
     assert index["ratio"] == {
-        "noise": RATIO_NOISE,
+        "noise": _stats.BAND,
         "decimals": RATIO_DECIMALS,
         "markers": VERDICT_MARKERS,
     }

@@ -1,4 +1,4 @@
-"""Repeats of a campaign: which runs count, medians, ranges, spread and the noisy flag; the
+"""Repeats of a campaign: which runs count, medians, ranges, spread and intervals; the
 buffer pool fit. Runs are committed ones copied as passes with scaled TPS (tests/repeated_runs)."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import statistics
 import pytest
 from repeated_runs import as_repeat, two_variants, write_runs
 
+from generator import _stats
 from generator._campaign import summarize_campaign
-from generator._compare import RATIO_NOISE
 from generator._figures import campaign_figures
 from generator._inputs import hugo_inputs
 from generator._load import RunFile
@@ -70,8 +70,10 @@ def test_cells_show_the_median_range_count_and_spread_of_complete_repeats(pair, 
         assert (cell["low"], cell["high"]) == (min(other_tps), max(other_tps))
         assert cell["repeats"] == 3
         assert cell["spread"] == pytest.approx(max(other_tps) / min(other_tps) - 1, abs=1e-3)
-        assert cell["noisy"] and cell["spread"] > RATIO_NOISE
-        assert not base_cell["noisy"] and base_cell["spread"] < RATIO_NOISE
+        assert cell["spread"] > _stats.BAND and base_cell["spread"] < _stats.BAND
+        # repeats on both sides: the interval comes from them, and holds the ratio
+        assert cell["interval"]["method"] == "repeats" and base_cell["interval"] is None
+        assert cell["interval"]["low"] <= cell["ratio"] <= cell["interval"]["high"]
         assert cell["ratio"] == round(
             statistics.median(other_tps) / statistics.median(base_tps), 2
         )
@@ -98,7 +100,9 @@ def test_single_pass_cells_have_no_spread(committed_runs):
         for row in table["rows"]:
             for cell in row["cells"]:
                 assert cell["low"] == cell["value"] == cell["high"]
-                assert (cell["spread"], cell["noisy"]) == (None, False)
+                assert cell["spread"] is None
+                if cell["interval"] is not None:  # one pass: noise from the kept seconds
+                    assert cell["interval"]["method"] == "per-second samples"
         assert "error_y" not in json.loads(campaign_figures(workload)["tps"].to_json())["data"][0]
 
 
