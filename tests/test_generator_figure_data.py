@@ -1,5 +1,5 @@
-"""The files behind each figure (CSV, data JSON, SVG), the browse index and the fast schema
-validator: pure functions on hand-made figures and on the committed runs."""
+"""The files behind each figure (CSV, data JSON, SVG), the browse index, the counters table and
+the fast schema validator: pure functions on hand-made figures and on the committed runs."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ import pytest
 from contract._fast_keywords import FastValidator
 from contract._validate import SCHEMA_PATH
 from generator._browse import variant_options
+from generator._counters import status_per_event, table_number
 from generator._figure_data import figure_csv, figure_data, figure_downloads
 from generator._inputs import hugo_inputs
 from generator._svg import figure_svg, nice_ticks
@@ -125,3 +126,21 @@ def test_the_fast_validator_reports_what_jsonschema_reports(committed_runs):
     found = _errors(fast, broken)
     assert found == _errors(stock, broken)
     assert len(found) == 4
+
+
+def test_status_counters_per_transaction_are_printed_like_table_numbers(committed_runs):
+    assert [table_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,234.50", "3", "0.46", "—"]
+    run = next(
+        doc
+        for _, doc in committed_runs
+        if doc["steps"] and "server_status_delta" in doc["steps"][0]
+    )
+    table = status_per_event(run)
+    assert table["threads"] == [step["threads"] for step in run["steps"]]
+    names = [row[0] for row in table["rows"]]
+    assert names == sorted(names) and "Questions" in names
+    questions = next(row for row in table["rows"] if row[0] == "Questions")
+    first = run["steps"][0]
+    assert questions[1] == table_number(
+        first["server_status_delta"]["Questions"] / first["events"]
+    )
