@@ -75,7 +75,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             continue
         if is_ibench(run):  # steps by name, not by thread level: a report of its own
             files[f"data/ibench/{run['id']}.json"] = _json_bytes(ibench_report(run))
-        own = ibench_figures(run) if is_ibench(run) else run_figures(run)
+        own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust[run["id"]])
         figures = {**own, **monitor_figures(run)}
         for name, figure in figures.items():
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()

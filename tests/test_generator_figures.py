@@ -11,6 +11,7 @@ import plotly.offline
 from generator._campaign import summarize_campaigns
 from generator._figures import campaign_figures, run_figures
 from generator._inputs import hugo_inputs
+from generator._trust import run_trust
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -29,6 +30,22 @@ def test_run_figures_plot_each_step(committed_runs):
         assert p95["y"] == [step["latency_ms"]["p95"] for step in run["steps"]]
         series = figures["series"]["data"]
         assert [trace["y"] for trace in series] == [s["series"]["tps"] for s in run["steps"]]
+
+
+def test_unstable_steps_are_crosses_on_the_tps_curve(committed_runs):
+    marked = 0
+    for _, run in committed_runs:
+        if not run["steps"] or run["workload"]["tool"] == "ibench":
+            continue
+        trust = run_trust(run)
+        line = json.loads(run_figures(run, trust)["tps"].to_json())["data"][0]
+        unstable = [entry["steady"] is False for entry in trust]
+        if any(unstable):
+            assert line["marker"]["symbol"] == ["x" if u else "circle" for u in unstable]
+            marked += 1
+        else:
+            assert "marker" not in line
+    assert marked  # the committed data has unstable steps (a shared 2-core VM)
 
 
 def test_campaign_figures_have_a_line_per_variant(committed_runs):
