@@ -3,7 +3,9 @@ of the runs their pages count, and the rules the page applies (ratio band, confi
 
 The page's JS fetches it once and computes ratios for whatever the reader picks, so the index
 carries the thresholds instead of the JS restating them. Per-second series and server variables
-stay in each run's run.json, fetched only for the runs on screen.
+stay in each run's run.json, fetched only for the runs on screen; what a ratio's interval needs
+of them (generator/_stats.py's log_summary of the kept seconds) and the t quantiles are here,
+and so is each run's environment (generator/_drift.py's fields), shared by the runs that had it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from generator._compare import (
     variant_order,
 )
 from generator._config import CONFIG_RULES
+from generator._drift import DRIFT_FIELDS, field_values
 from generator._repeats import counted_runs, group_by_cell, repeat_index
+from generator._trust import kept_series
 
 # Metric name on the page -> its _compare.Metric.
 COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["latency"]}
@@ -31,6 +35,14 @@ def _step_values(step: dict) -> list[float]:
     return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
 
 
+def _step_seconds(run: dict, step: dict) -> list[list | None]:
+    """Per metric, in COMPARE_METRICS order: the log summary of its kept per-second samples."""
+    return [
+        _stats.log_summary(kept_series(run, step, metric.series))
+        for metric in COMPARE_METRICS.values()
+    ]
+
+
 def _campaign_runs(runs: list[dict]) -> dict[str, list[dict]]:
     by_campaign: dict[str, list[dict]] = {}
     for run in runs:
@@ -38,7 +50,7 @@ def _campaign_runs(runs: list[dict]) -> dict[str, list[dict]]:
     return by_campaign
 
 
-def _run_entry(run: dict) -> dict:
+def _run_entry(run: dict, environment: int) -> dict:
     repeat = run.get("repeat", {}).get("index")
     return {
         "id": run["id"],
@@ -49,7 +61,21 @@ def _run_entry(run: dict) -> dict:
         "server": f"{run['server']['product']} {run['server']['version']}",
         "status": run["status"],
         "steps": [_step_values(step) for step in run["steps"]],
+        "seconds": [_step_seconds(run, step) for step in run["steps"]],
+        "environment": environment,
     }
+
+
+def _environments(runs: list[dict]) -> tuple[list[list[str]], list[int]]:
+    """The distinct environments (field_values) of the runs, and each run's position in them."""
+    distinct: list[list[str]] = []
+    positions = []
+    for run in runs:
+        values = field_values(run)
+        if values not in distinct:
+            distinct.append(values)
+        positions.append(distinct.index(values))
+    return distinct, positions
 
 
 def compare_index(runs: list[dict]) -> dict:
@@ -75,14 +101,28 @@ def compare_index(runs: list[dict]) -> dict:
                 "runs": [run["id"] for run in mine if run["id"] in counted],
             }
         )
+    environments, positions = _environments(ordered)
     return {
-        "ratio": {"noise": _stats.BAND, "decimals": RATIO_DECIMALS, "markers": VERDICT_MARKERS},
+        "ratio": {
+            "noise": _stats.BAND,
+            "decimals": RATIO_DECIMALS,
+            "markers": VERDICT_MARKERS,
+            "interval": {
+                "confidence": _stats.CONFIDENCE,
+                "decimals": _stats.INTERVAL_DECIMALS,
+                **_stats.t_table(),
+            },
+        },
         "metrics": {
             name: {"label": label, "unit": unit, "higher_is_better": higher}
             for name, (label, unit, _, higher, _) in COMPARE_METRICS.items()
         },
         "step_fields": STEP_FIELDS,
+        "seconds_fields": list(COMPARE_METRICS),
+        "drift": {"fields": [label for label, _ in DRIFT_FIELDS], "environments": environments},
         "config": CONFIG_RULES,
         "campaigns": campaigns,
-        "runs": [_run_entry(run) for run in ordered],
+        "runs": [
+            _run_entry(run, position) for run, position in zip(ordered, positions, strict=True)
+        ],
     }

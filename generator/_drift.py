@@ -29,6 +29,11 @@ def _value(run: dict, path: tuple[str, ...]) -> str:
     return str(value).removesuffix("-log") if path == ("server", "version_string") else str(value)
 
 
+def field_values(run: dict) -> list[str]:
+    """The run's value of each DRIFT_FIELDS field, in that order."""
+    return [_value(run, path) for _, path in DRIFT_FIELDS]
+
+
 def environment_drift(runs: list[dict]) -> list[dict]:
     """One entry per field on which the runs disagree: its label and, per distinct value, the
     runs that had it (ids sorted), values in order of first appearance."""

@@ -41,6 +41,15 @@ CV_LIMIT = 0.20
 ALPHA = 0.05
 BAND = 0.05
 CONFIDENCE = 0.95
+INTERVAL_DECIMALS = 3  # pages print 2; the third keeps the verdict off the printed rounding
+# The compare index carries a log_summary of every step, so they are short: a mean of logs to
+# 4 decimals moves a ratio by at most 0.005 %, a variance to 3 significant digits an interval's
+# half-width by at most 0.25 %, far inside the interval's own uncertainty. The generator
+# computes from the same rounded summaries, so the page and the generator agree.
+LOG_DECIMALS = 4
+LOG_DIGITS = 3
+T_TABLE_DF = 200  # beyond, t differs from the normal quantile by under 1 %
+T_DECIMALS = 6
 CLIENT_SATURATION = 0.90
 TRIM_RULE = (
     f"the first {TRIM_FRACTION:.0%} of each step, at least {TRIM_MIN_S} s and at most"
@@ -94,29 +103,55 @@ def _two_sided_p(t_value: float, df: float) -> float:
     return float(2 * scipy_stats.t.sf(abs(t_value), df))
 
 
+def log_summary(values: list[float]) -> list | None:
+    """[n, mean, variance] of the logarithms of the positive values: all an interval needs of
+    one side, rounded (LOG_DECIMALS decimals, LOG_DIGITS significant digits) so that the
+    compare page, which gets these in its index, computes the same interval as the generator.
+    None when fewer than two values are positive."""
+    logs = [math.log(v) for v in values if v > 0]
+    if len(logs) < 2:
+        return None
+    variance = float(f"{statistics.variance(logs):.{LOG_DIGITS}g}")
+    return [len(logs), round(statistics.fmean(logs), LOG_DECIMALS), variance]
+
+
+def t_quantile(df: float) -> float:
+    """The two-sided CONFIDENCE quantile of Student's t."""
+    return float(scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, df))
+
+
+def t_table() -> dict:
+    """t_quantile at df 1..T_TABLE_DF and the normal quantile (df -> infinity), for a page that
+    computes intervals itself: between two entries t is nearly linear in 1 / df."""
+    return {
+        "t": [round(t_quantile(df), T_DECIMALS) for df in range(1, T_TABLE_DF + 1)],
+        "normal": round(float(scipy_stats.norm.ppf(0.5 + CONFIDENCE / 2)), T_DECIMALS),
+    }
+
+
 def ratio_interval(base: list[float], other: list[float], per_second: bool) -> dict | None:
     """95 % interval of mean(other) / mean(base) from samples of each side (repeat means, or
     per-second values when per_second). None when a side has fewer than two positive samples."""
-    base_logs = [math.log(v) for v in base if v > 0]
-    other_logs = [math.log(v) for v in other if v > 0]
-    if len(base_logs) < 2 or len(other_logs) < 2:
+    return summary_interval(log_summary(base), log_summary(other), per_second)
+
+
+def summary_interval(base: list | None, other: list | None, per_second: bool) -> dict | None:
+    """ratio_interval from the two sides' log_summary (None: no interval)."""
+    if base is None or other is None:
         return None
-    var_b, var_o = statistics.variance(base_logs), statistics.variance(other_logs)
-    se2_b, se2_o = var_b / len(base_logs), var_o / len(other_logs)
+    (n_b, mean_b, var_b), (n_o, mean_o, var_o) = base, other
+    se2_b, se2_o = var_b / n_b, var_o / n_o
     se = math.sqrt(se2_b + se2_o)
-    diff = statistics.fmean(other_logs) - statistics.fmean(base_logs)
+    diff = mean_o - mean_b
     quantile = 0.0  # neither side varies: the difference is exact
     if se > 0:  # Welch-Satterthwaite degrees of freedom
-        df = (se2_b + se2_o) ** 2 / (
-            se2_b**2 / (len(base_logs) - 1) + se2_o**2 / (len(other_logs) - 1)
-        )
-        quantile = float(scipy_stats.t.ppf(0.5 + CONFIDENCE / 2, df))
+        quantile = t_quantile((se2_b + se2_o) ** 2 / (se2_b**2 / (n_b - 1) + se2_o**2 / (n_o - 1)))
     return {
-        "low": round(math.exp(diff - quantile * se), 3),
-        "high": round(math.exp(diff + quantile * se), 3),
+        "low": round(math.exp(diff - quantile * se), INTERVAL_DECIMALS),
+        "high": round(math.exp(diff + quantile * se), INTERVAL_DECIMALS),
         "method": "per-second samples" if per_second else "repeats",
-        "n_base": len(base_logs),
-        "n_other": len(other_logs),
+        "n_base": n_b,
+        "n_other": n_o,
     }
 
 

@@ -6,9 +6,14 @@ Ratios of "tuned" to "base" (TPS; p95 latency, where lower is better):
   1        1000      1040       1.04 same         1.0       0.5        0.50 better
   2        2000      1500       0.75 worse        2.0       2.2        1.10 worse
   4        4000      4500       1.12 better (*)   4.0       4.0        1.00 same
-  8        5000      5550       1.11 better       8.0       8.8        1.10 worse
+  8        5000      5550       1.11 noise (**)   8.0       8.8        1.10 noise (**)
   16       6000      -          missing           16.0      -          missing
 (*) 1.125 exactly: Python's round() makes it 1.12 (ties to even), toFixed would say 1.13.
+(**) every per-second series is its step's value times 1 ± SWING, alternating: the runs' log
+means differ by exactly the ratio, and at 8 threads both swing by 15 %, too much for 9 kept
+seconds a side to rule out a change of 10 %.
+
+The same pair again under DRIFT_CAMPAIGN, tuned measured on another kernel.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ THREADS = (1, 2, 4, 8, 16)
 TPS = {BASE: (1000, 2000, 4000, 5000, 6000), TUNED: (1040, 1500, 4500, 5550)}
 P95 = {BASE: (1.0, 2.0, 4.0, 8.0, 16.0), TUNED: (0.5, 2.2, 4.0, 8.8)}
 QPS_PER_TPS = 10
-TPS_RATIOS = ["1.04", "0.75 ▼ (worse)", "1.12 ▲ (better)", "1.11 ▲ (better)", "—"]
-TPS_VERDICTS = ["same", "worse", "better", "better", "missing"]
-P95_RATIOS = ["0.50 ▲ (better)", "1.10 ▼ (worse)", "1.00", "1.10 ▼ (worse)", "—"]
+SWING = {1: 0.01, 2: 0.01, 4: 0.01, 8: 0.15, 16: 0.01}
+TPS_RATIOS = ["1.04", "0.75 ▼ (worse)", "1.12 ▲ (better)", "1.11 ≈ (within noise)", "—"]
+TPS_VERDICTS = ["same", "worse", "better", "noise", "missing"]
+P95_RATIOS = ["0.50 ▲ (better)", "1.10 ▼ (worse)", "1.00", "1.10 ≈ (within noise)", "—"]
+DRIFT_CAMPAIGN = "compare-drift-20260101-000000"
+DRIFT_KERNEL = "6.1.0-probe-drift"
 
 # The effective differences, by group, with each tuned/base cell's source.
 DIFF_ROWS = {
@@ -48,21 +56,30 @@ def template_run(runs: list[dict]) -> dict:
     return min(found, key=lambda run: run["id"])
 
 
-def run_id(variant: str) -> str:
-    return f"{CAMPAIGN}.{variant}.{WORKLOAD}"
+def run_id(variant: str, campaign: str = CAMPAIGN) -> str:
+    return f"{campaign}.{variant}.{WORKLOAD}"
+
+
+def _swinging(value: float, seconds: int, swing: float) -> list[float]:
+    return [value * (1 + swing * (-1) ** second) for second in range(seconds)]
+
+
+def _in_campaign(run: dict, campaign: str, variant: str) -> None:
+    name = campaign.rsplit("-", 2)[0]
+    run.update(id=run_id(variant, campaign), variant=variant, status="complete")
+    run["campaign"] = {
+        "id": campaign,
+        "name": name,
+        "title": name.replace("-", " ").capitalize(),
+        "file": f"campaigns/{name}.toml",
+        "variant_order": [BASE, TUNED],
+    }
 
 
 def _run(template: dict, variant: str) -> dict:
     run = copy.deepcopy(template)
     run.pop("repeat", None)
-    run.update(id=run_id(variant), variant=variant, status="complete")
-    run["campaign"] = {
-        "id": CAMPAIGN,
-        "name": "compare-probe",
-        "title": "Compare probe",
-        "file": "campaigns/compare-probe.toml",
-        "variant_order": [BASE, TUNED],
-    }
+    _in_campaign(run, CAMPAIGN, variant)
     run["workload"]["name"] = WORKLOAD
     run["workload"].pop("suite", None)
     steps = []
@@ -76,6 +93,12 @@ def _run(template: dict, variant: str) -> dict:
             "other": 0,
         }
         step["latency_ms"]["p95"] = p95
+        seconds, swing = len(step["series"]["t"]), SWING[THREADS[index]]
+        step["series"].update(
+            tps=_swinging(tps, seconds, swing),
+            qps=_swinging(tps * QPS_PER_TPS, seconds, swing),
+            p95_ms=_swinging(p95, seconds, swing),
+        )
         steps.append(step)
     run["steps"] = steps
     return run
@@ -116,3 +139,13 @@ def compare_runs(runs: list[dict]) -> list[dict]:
         "port": "3307",
     }
     return [base, tuned]
+
+
+def drifted_runs(probe: list[dict]) -> list[dict]:
+    """The probe pair (compare_runs) again under DRIFT_CAMPAIGN, tuned on DRIFT_KERNEL."""
+    drifted = []
+    for run in copy.deepcopy(probe):
+        _in_campaign(run, DRIFT_CAMPAIGN, run["variant"])
+        drifted.append(run)
+    drifted[1]["host"]["kernel"] = DRIFT_KERNEL
+    return drifted

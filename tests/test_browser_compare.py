@@ -14,6 +14,8 @@ from compare_runs import (
     BASE,
     CAMPAIGN,
     DIFF_ROWS,
+    DRIFT_CAMPAIGN,
+    DRIFT_KERNEL,
     INSTANCE_ROWS,
     P95_RATIOS,
     THREADS,
@@ -21,6 +23,7 @@ from compare_runs import (
     TPS_VERDICTS,
     TUNED,
     compare_runs,
+    drifted_runs,
     run_id,
 )
 from repeated_runs import write_runs
@@ -28,8 +31,12 @@ from test_browser_site import CHART_TIMEOUT_MS, _QuietHandler, browser  # noqa: 
 
 import contract
 import generator
+from generator import _stats
+from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
+from generator._compare_index import COMPARE_METRICS
 from generator._config import INSTANCE_GROUP, config_diff
 from generator._monitor import FAMILIES
+from generator._trust import kept_series
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +53,7 @@ def probe_runs(committed_runs) -> list[dict]:
 def compare_site(tmp_path_factory, probe_runs):
     """The site of the committed data and the probe campaign, served on localhost: its URL."""
     root = tmp_path_factory.mktemp("compare")
-    write_runs(probe_runs, root / "data")
+    write_runs([*probe_runs, *drifted_runs(probe_runs)], root / "data")
     public = root / "public"
     generator.build_site([REPO / "data", root / "data"], root / "build", public, base_url="/")
     handler = functools.partial(_QuietHandler, directory=str(public))
@@ -77,9 +84,23 @@ def _open(page, url: str) -> None:
 
 
 def _rows(page, selector: str) -> list[list[str]]:
+    """Each cell's text; a ratio cell's without its interval (see _intervals)."""
     return page.eval_on_selector(
         selector,
-        "t => [...t.rows].map(r => [...r.cells].map(c => c.textContent.replace(/\\s+/g, ' ').trim()))",
+        """t => [...t.rows].map(r => [...r.cells].map(c => {
+             const shown = c.cloneNode(true);
+             shown.querySelector('.interval')?.remove();
+             return shown.textContent.replace(/\\s+/g, ' ').trim();
+           }))""",
+    )
+
+
+def _intervals(page, selector: str) -> list[list[str | None]]:
+    """Each body cell's interval text, None where it has none."""
+    return page.eval_on_selector(
+        selector,
+        """t => [...t.tBodies[0].rows].map(r => [...r.cells].map(c =>
+             c.querySelector('.interval')?.textContent ?? null))""",
     )
 
 
@@ -111,6 +132,67 @@ def test_ratio_table_and_heatmap_equal_the_hand_computed_ratios(compare_site, pa
     assert _classes(page, "#compare-heatmap-table")[1][1:] == TPS_VERDICTS
     _open(page, compare_site + VIEW + "&metric=p95")
     assert [row[2] for row in _rows(page, "#compare-ratio-table")[1:]] == P95_RATIOS
+
+
+def _python_cells(probe_runs: list[dict], metric: str) -> list[tuple[str, str | None]]:
+    """Per thread level of tuned ÷ base: the verdict and the interval as the page prints them,
+    by generator/_stats.py from the two runs' kept per-second samples."""
+    base, tuned = probe_runs
+    value_of, higher_is_better, series = (
+        getattr(COMPARE_METRICS[metric], field)
+        for field in ("value_of", "higher_is_better", "series")
+    )
+    cells = []
+    for base_step, step in zip(base["steps"], tuned["steps"], strict=False):
+        ratio = round(value_of(step) / value_of(base_step), RATIO_DECIMALS)
+        interval = _stats.ratio_interval(
+            kept_series(base, base_step, series), kept_series(tuned, step, series), per_second=True
+        )
+        shown = f"{interval['low']:.2f}\u2013{interval['high']:.2f}*"
+        cells.append((_stats.verdict(ratio, interval, higher_is_better), shown))
+    return cells
+
+
+@pytest.mark.parametrize("metric", ["tps", "p95"])
+def test_intervals_and_verdicts_equal_the_generator_s(compare_site, page, probe_runs, metric):
+    _open(page, f"{compare_site}{VIEW}&metric={metric}")
+    expected = _python_cells(probe_runs, metric)
+    verdicts = {verdict for verdict, _ in expected}
+    assert "noise" in verdicts and verdicts & {"better", "worse"}  # the fixture has both kinds
+    for table in ("#compare-ratio-table", "#compare-heatmap-table"):
+        classes, intervals = _classes(page, table), _intervals(page, table)
+        if table == "#compare-heatmap-table":  # a row per run: tuned's, without the header cell
+            shown = list(zip(classes[1][1:], intervals[1][1:], strict=True))
+            assert intervals[0][1:] == [None] * len(THREADS)  # the base's own cells
+        else:  # a row per thread level: tuned is the third column
+            shown = [
+                (row[2], interval[2]) for row, interval in zip(classes, intervals, strict=True)
+            ]
+            assert [interval[1] for interval in intervals] == [None] * len(THREADS)
+        assert shown[: len(expected)] == expected
+        assert shown[len(expected) :] == [("missing", None)]
+    heat = page.eval_on_selector_all(
+        "#compare-heatmap-table td.noise",
+        "tds => tds.map(td => td.style.getPropertyValue('--heat'))",
+    )
+    assert heat == [""]  # within noise: no colour
+    marker = page.text_content("#compare-ratio-table td.noise .marker [aria-hidden]")
+    assert marker.strip() == VERDICT_MARKERS["noise"]
+    legend = page.text_content("#compare-legend")
+    assert "understates the noise between runs" in legend
+    band = round(_stats.BAND * 100)
+    assert f"{VERDICT_MARKERS['noise']} marks a change beyond ±{band} %" in legend
+
+
+def test_a_drift_banner_lists_what_differs_between_the_runs_on_screen(compare_site, page):
+    _open(page, f"{compare_site}/compare/?campaign={DRIFT_CAMPAIGN}")
+    banner = page.locator("#compare-drift .banner-drift")
+    assert banner.count() == 1
+    assert "The compared runs differ in their environment" in banner.inner_text()
+    (item,) = banner.locator("li").all_inner_texts()
+    assert item.startswith("kernel: ") and item.endswith(f"; {DRIFT_KERNEL} (1 run)")
+    _open(page, compare_site + VIEW)
+    assert page.locator("#compare-drift").inner_html() == ""
 
 
 def test_a_pasted_url_restores_the_view_in_a_new_browser_context(compare_site, browser, page):  # noqa: F811

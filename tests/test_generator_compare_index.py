@@ -9,6 +9,7 @@ from compare_runs import (
     BASE,
     CAMPAIGN,
     DIFF_ROWS,
+    DRIFT_KERNEL,
     INSTANCE_ROWS,
     P95,
     QPS_PER_TPS,
@@ -16,15 +17,18 @@ from compare_runs import (
     TPS,
     TUNED,
     compare_runs,
+    drifted_runs,
     run_id,
 )
 from repeated_runs import as_repeat
 
 from generator import _stats
 from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
-from generator._compare_index import STEP_FIELDS, compare_index
+from generator._compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
 from generator._config import INSTANCE_GROUP, config_diff, group_of, variable_of
+from generator._drift import DRIFT_FIELDS, environment_drift, field_values
 from generator._inputs import hugo_inputs
+from generator._trust import kept_series
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +56,71 @@ def test_the_page_gets_the_generator_s_ratio_band(probe):
         "noise": _stats.BAND,
         "decimals": RATIO_DECIMALS,
         "markers": VERDICT_MARKERS,
+        "interval": {
+            "confidence": _stats.CONFIDENCE,
+            "decimals": _stats.INTERVAL_DECIMALS,
+            **_stats.t_table(),
+        },
     }
     assert index["metrics"]["p95"]["higher_is_better"] is False
     assert index["metrics"]["qps"]["higher_is_better"] is True
+
+
+def test_the_t_table_holds_the_textbook_quantiles():
+    table = _stats.t_table()
+    assert len(table["t"]) == _stats.T_TABLE_DF
+    assert [round(table["t"][df - 1], 3) for df in (1, 2, 10, 30, 200)] == [
+        12.706,
+        4.303,
+        2.228,
+        2.042,
+        1.972,
+    ]
+    assert round(table["normal"], 3) == 1.96
+
+
+def test_each_step_carries_the_log_summaries_of_its_kept_seconds(probe):
+    index = compare_index(probe)
+    assert index["seconds_fields"] == list(COMPARE_METRICS) == STEP_FIELDS[1:]
+    by_id = {run["id"]: run for run in index["runs"]}
+    for run in probe:
+        assert by_id[run["id"]]["seconds"] == [
+            [
+                _stats.log_summary(kept_series(run, step, metric.series))
+                for metric in COMPARE_METRICS.values()
+            ]
+            for step in run["steps"]
+        ]
+
+
+def test_the_summaries_give_the_generator_s_per_second_interval(probe):
+    base, tuned = probe
+    by_id = {run["id"]: run for run in compare_index(probe)["runs"]}
+    for column, metric in enumerate(COMPARE_METRICS.values()):
+        pairs = zip(base["steps"], tuned["steps"], strict=False)  # tuned has no 16 threads
+        for step, (base_step, tuned_step) in enumerate(pairs):
+            summaries = (by_id[run["id"]]["seconds"][step][column] for run in probe)
+            interval = _stats.summary_interval(*summaries, per_second=True)
+            assert interval is not None
+            assert interval == _stats.ratio_interval(
+                kept_series(base, base_step, metric.series),
+                kept_series(tuned, tuned_step, metric.series),
+                per_second=True,
+            )
+
+
+def test_each_run_points_to_its_environment(probe):
+    runs = [*probe, *drifted_runs(probe)]
+    index = compare_index(runs)
+    assert index["drift"]["fields"] == [label for label, _ in DRIFT_FIELDS]
+    environments = index["drift"]["environments"]
+    assert len(environments) == 2  # the probe's and the drifted kernel's
+    by_id = {run["id"]: run for run in index["runs"]}
+    for run in runs:
+        assert environments[by_id[run["id"]]["environment"]] == field_values(run)
+    (kernel,) = environment_drift(runs)
+    assert kernel["what"] == "kernel"
+    assert kernel["values"][1] == {"value": DRIFT_KERNEL, "runs": [runs[3]["id"]]}
 
 
 def test_a_campaign_lists_its_counted_runs_base_variant_first(probe):

@@ -3,6 +3,7 @@
 // bar always holds a link that restores the same view.
 import * as params from '@params';
 import { configDiff, renderDiff } from './compare/config.js';
+import { driftBanner, environmentDrift } from './compare/drift.js';
 import { compareFigures } from './compare/figures.js';
 import { queryOf, readState } from './compare/state.js';
 import { seriesOf, selectedRuns, threadLevels, workloadsOf } from './compare/selection.js';
@@ -65,6 +66,22 @@ function drawConfig(index, series, docs) {
   }));
 }
 
+// How to read the ratio cells; every number and marker in it comes from the index.
+function legend(index, base, metric) {
+  const info = index.metrics[metric];
+  const { noise, decimals, markers, interval } = index.ratio;
+  const band = Math.round(noise * 100);
+  const confidence = Math.round(interval.confidence * 100);
+  return `Ratio = value ÷ ${base.label} at the same thread count, ${decimals} decimals, with its ${confidence} % confidence interval below `
+    + '(Welch’s t on the logarithms of the two runs’ per-second samples after the warm-up cut). '
+    + `${markers.better} better and ${markers.worse} worse mark a change beyond ±${band} % whose interval excludes 1 `
+    + `(${info.higher_is_better ? 'higher' : 'lower'} is better for ${info.label.toLowerCase()}); only they are coloured, deeper with the size of the change. `
+    + `${markers.noise} marks a change beyond ±${band} % that the noise cannot rule out, and is not coloured. `
+    + 'Each interval (*) rests on the seconds of a single run a side, which are correlated and share that run’s conditions: '
+    + 'it understates the noise between runs; repeated runs measure that. '
+    + '— means the run has no step at that thread count; n/a that the base has none or zero.';
+}
+
 function makeView(index) {
   let state = readState(window.location.search, index.metrics);
   let drawing = 0; // a newer render makes an older one's late results moot
@@ -100,12 +117,8 @@ function makeView(index) {
     $('compare-latency-throughput-table').replaceChildren(valuesTable(index, series, [throughput, 'p95']));
     $('compare-ratios').replaceChildren(ratioTable(index, series, base, state.metric));
     $('compare-heatmap').replaceChildren(heatmap(index, series, base, state.metric));
-    const info = index.metrics[state.metric];
-    const band = Math.round(index.ratio.noise * 100);
-    $('compare-legend').textContent = `Ratio = value ÷ ${base.label} at the same thread count, ${index.ratio.decimals} decimals; `
-      + `${index.ratio.markers.better} better and ${index.ratio.markers.worse} worse mark changes beyond ±${band} % `
-      + `(${info.higher_is_better ? 'higher' : 'lower'} is better for ${info.label.toLowerCase()}); colour deepens with the size of the change. `
-      + '— means the run has no step at that thread count; n/a that the base has none or zero.';
+    $('compare-legend').textContent = legend(index, base, state.metric);
+    $('compare-drift').replaceChildren(...driftBanner(environmentDrift(index, series.map(({ run }) => run))));
 
     for (const [id, data, layout] of compareFigures(index, series, levels, state.metric, state.scale)) {
       const el = $(id);

@@ -1,6 +1,6 @@
-// A value divided by the base's at the same threads, judged by the band the generator uses for
-// campaign pages (generator/_compare.py; the index carries noise, decimals and markers), so a
-// cell here reads exactly as the same cell there.
+// A value divided by the base's at the same threads, judged by the rule the generator uses for
+// campaign pages (generator/_stats.py's verdict; the index carries the band as noise, the
+// decimals and the markers), so a cell here reads exactly as the same cell there.
 
 // Python's round(x, decimals): correctly rounded, exact ties to even. toFixed is correctly
 // rounded too but sends ties up; a tie needs x * 2^(decimals+1) to be an integer (exact
@@ -14,16 +14,22 @@ export function roundRatio(x, decimals) {
   return Number(x.toFixed(decimals));
 }
 
-// {state: 'ratio' | 'missing' | 'n/a', ratio, verdict: 'better' | 'worse' | 'same', marker}
-export function ratioCell(value, baseValue, higherIsBetter, rule) {
+// 'better' / 'worse' beyond the band with an interval that excludes 1; 'noise' beyond the band
+// otherwise; 'same' inside it.
+export function verdict(ratio, interval, higherIsBetter, rule) {
+  if (ratio === null || (ratio >= 1 - rule.noise && ratio <= 1 + rule.noise)) return 'same';
+  if (!interval || (interval.low <= 1 && interval.high >= 1)) return 'noise';
+  return ratio > 1 === higherIsBetter ? 'better' : 'worse';
+}
+
+// {state: 'ratio' | 'missing' | 'n/a', ratio, interval, verdict, marker}; interval: the ratio's
+// (summaryInterval), null for the base's own cell or when a side has no per-second samples.
+export function ratioCell(value, baseValue, higherIsBetter, rule, interval) {
   let ratio = null;
   if (value != null && baseValue) ratio = roundRatio(value / baseValue, rule.decimals);
-  let verdict = 'same';
-  if (ratio !== null && (ratio < 1 - rule.noise || ratio > 1 + rule.noise)) {
-    verdict = ratio > 1 === higherIsBetter ? 'better' : 'worse';
-  }
+  const judged = verdict(ratio, interval, higherIsBetter, rule);
   let state = 'ratio';
   if (value == null) state = 'missing';
   else if (ratio === null) state = 'n/a';
-  return { state, ratio, verdict, marker: rule.markers[verdict] };
+  return { state, ratio, interval: ratio === null ? null : interval, verdict: judged, marker: rule.markers[judged] };
 }

@@ -29,6 +29,12 @@ export function valuesByThreads(index, run, field) {
   return new Map(run.steps.map((step) => [step[0], step[column]]));
 }
 
+// threads -> one field's log summary of the kept per-second samples (see seconds_fields).
+export function summariesByThreads(index, run, field) {
+  const column = index.seconds_fields.indexOf(field);
+  return new Map(run.steps.map((step, i) => [step[0], run.seconds[i][column]]));
+}
+
 export function threadLevels(index, series) {
   const levels = new Set(series.flatMap(({ run }) => run.steps.map((step) => step[0])));
   return [...levels].sort((a, b) => a - b);

@@ -1,12 +1,14 @@
 // The compare page's tables: values by threads (under each chart), ratios to the base by
-// threads (as the campaign pages show them), and the series x threads heatmap.
-import { ratioCell } from './ratio.js';
-import { threadLevels, valuesByThreads } from './selection.js';
+// threads (as the campaign pages show them, each with its interval), and the series x threads
+// heatmap.
+import { summaryInterval } from './interval.js';
+import { ratioCell, roundRatio } from './ratio.js';
+import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
 // Cells are coloured up to this share of the verdict colour; at a ratio of 2 (or 0.5) or beyond.
 const HEAT_MAX_MIX = 45;
 
-function element(tag, attributes = {}, text = '') {
+export function element(tag, attributes = {}, text = '') {
   const el = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
   if (text) el.textContent = text;
@@ -45,28 +47,53 @@ export function valuesTable(index, series, fields) {
 function ratioGrid(index, series, base, metric) {
   const info = index.metrics[metric];
   const baseValues = valuesByThreads(index, base.run, metric);
+  const baseSummaries = summariesByThreads(index, base.run, metric);
   return series.map(({ run }) => {
     const values = valuesByThreads(index, run, metric);
-    return threadLevels(index, series).map((threads) => ({
-      threads,
-      value: values.get(threads),
-      ...ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio),
-    }));
+    const summaries = summariesByThreads(index, run, metric);
+    return threadLevels(index, series).map((threads) => {
+      const interval = run === base.run ? null : summaryInterval(baseSummaries.get(threads), summaries.get(threads), index.ratio.interval);
+      return {
+        threads,
+        value: values.get(threads),
+        ...ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio, interval),
+      };
+    });
   });
 }
 
+// A ratio or bound as the campaign pages print it (Hugo's %.2f of the generator's value).
+function ratioText(x) {
+  return roundRatio(x, 2).toFixed(2);
+}
+
+// Every interval here comes from one run a side, so each carries the campaign pages' * note.
+function intervalSpan(interval) {
+  const span = element('span', { class: 'interval' }, `${ratioText(interval.low)}–${ratioText(interval.high)}`);
+  const note = 'from the per-second samples of a single run each: consecutive seconds are correlated, so this interval is too narrow';
+  span.append(element('abbr', { title: note }, '*'));
+  return span;
+}
+
 // The td of a ratio, as layouts/_partials/campaign/ratio-cell.html writes it.
-function ratioTd(cell, unit) {
+function ratioTd(cell, unit, rule) {
   if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
   if (cell.state === 'n/a') {
     return element('td', { class: 'na', title: `${formatNumber(cell.value)} ${unit}; no ratio: the base has no value or zero` }, 'n/a');
   }
-  const td = element('td', { class: cell.verdict, title: `${formatNumber(cell.value)} ${unit}` }, cell.ratio.toFixed(2));
+  const confidence = Math.round(rule.confidence * 100);
+  let title = `${formatNumber(cell.value)} ${unit}`;
+  if (cell.interval) {
+    title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low)}–${ratioText(cell.interval.high)} from per-second samples`;
+  }
+  const td = element('td', { class: cell.verdict, title }, ratioText(cell.ratio));
   if (cell.marker) {
     const marker = element('span', { class: 'marker' });
-    marker.append(element('span', { 'aria-hidden': 'true' }, ` ${cell.marker}`), element('span', { class: 'sr-only' }, ` (${cell.verdict})`));
+    const words = cell.verdict === 'noise' ? 'within noise' : cell.verdict;
+    marker.append(element('span', { 'aria-hidden': 'true' }, ` ${cell.marker}`), element('span', { class: 'sr-only' }, ` (${words})`));
     td.append(marker);
   }
+  if (cell.interval) td.append(intervalSpan(cell.interval));
   return td;
 }
 
@@ -80,13 +107,14 @@ export function ratioTable(index, series, base, metric) {
   threadLevels(index, series).forEach((threads, i) => {
     const row = body.insertRow();
     row.insertCell().textContent = String(threads);
-    for (const cells of grid) row.append(ratioTd(cells[i], info.unit));
+    for (const cells of grid) row.append(ratioTd(cells[i], info.unit, index.ratio.interval));
   });
   return table;
 }
 
-// Colour grows with the size of the change (log scale, full at 2x or 0.5x); the markers and
-// the printed ratio carry the verdict for readers who cannot tell the colours apart.
+// Only better and worse are coloured (a change within noise is not); colour grows with the size
+// of the change (log scale, full at 2x or 0.5x); the markers and the printed ratio carry the
+// verdict for readers who cannot tell the colours apart.
 export function heatmap(index, series, base, metric) {
   const info = index.metrics[metric];
   const grid = ratioGrid(index, series, base, metric);
@@ -98,8 +126,8 @@ export function heatmap(index, series, base, metric) {
     const row = body.insertRow();
     row.append(element('th', { scope: 'row' }, label === base.label ? `${label} (base)` : label));
     for (const cell of grid[i]) {
-      const td = ratioTd(cell, info.unit);
-      if (cell.state === 'ratio' && cell.verdict !== 'same') {
+      const td = ratioTd(cell, info.unit, index.ratio.interval);
+      if (cell.verdict === 'better' || cell.verdict === 'worse') {
         const strength = Math.min(1, Math.abs(Math.log2(cell.ratio)));
         td.style.setProperty('--heat', `${Math.round(HEAT_MAX_MIX * (0.3 + 0.7 * strength))}%`);
       }
