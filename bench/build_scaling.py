@@ -2,8 +2,8 @@
 
     .venv/bin/python bench/build_scaling.py [--sizes 100 1000 10000] [--template RUN.json]
 
-Each size gets its own temp dir of schema-valid runs (built beside the committed data/, whose
-article needs it) derived from one committed run: 11 thread
+Each size gets its own temp dir of schema-valid runs (built beside data/runs as committed at
+HEAD, whose article needs it) derived from one committed run: 11 thread
 levels (1 to 1024) with per-second series, ids and variants varied, grouped into campaigns of
 CAMPAIGN_VARIANTS x CAMPAIGN_WORKLOADS runs. The generator and Hugo each run as a child process,
 so the peak RSS printed is that stage's own (from wait4). A cold build starts from an empty build
@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from committed_data import committed_data
+
 from generator._hugo import hugo_command, hugo_env
 
 REPO = Path(__file__).resolve().parents[1]
@@ -35,7 +37,7 @@ CAMPAIGN_WORKLOADS = 5
 # The committed runs come along: the shipped article embeds them.
 GENERATE_SNIPPET = (
     "import sys; from pathlib import Path; from generator._build import generate; "
-    "generate([Path('data'), Path(sys.argv[1])], Path(sys.argv[2]))"
+    "generate([Path(sys.argv[1]), Path(sys.argv[2])], Path(sys.argv[3]))"
 )
 
 
@@ -106,13 +108,21 @@ def measure(template: Path, count: int) -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         size = write_data(template, count, root / "data")
+        committed = committed_data(root / "committed")
         build = root / "build"
-        generate = [sys.executable, "-c", GENERATE_SNIPPET, str(root / "data"), str(build)]
+        generate = [
+            sys.executable,
+            "-c",
+            GENERATE_SNIPPET,
+            str(committed),
+            str(root / "data"),
+            str(build),
+        ]
         cold_s, cold_mb = timed_child(generate)
         warm_s, _ = timed_child(generate)
         overlay = build / "hugo.overlay.json"
         hugo = hugo_command(
-            "build", overlay, "--destination", str(root / "public"), "--baseURL", "/", "--quiet"
+            "build", overlay, "--destination", str(root / "public"), "--baseURL", "/"
         )
         hugo_s, hugo_mb = timed_child(hugo, hugo_env())
         pages = sum(1 for _ in (root / "public").rglob("index.html"))

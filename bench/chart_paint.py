@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/chart_paint.py [--repeat 5] [--charts 20]
 
-Builds the committed data plus one extra article of --charts run charts (in a copy of content/),
+Builds the committed data (HEAD's data/runs) plus one extra article of --charts run charts (in a copy of content/),
 serves the site from localhost and, in a fresh browser context per visit (cold cache), records:
 - first chart: from navigation start until the shipped article's first chart has drawn, in a
   reader-sized viewport (plotly.js is fetched by that first chart);
@@ -23,6 +23,7 @@ import tempfile
 import threading
 from pathlib import Path
 
+from committed_data import committed_data
 from playwright.sync_api import sync_playwright
 
 import generator
@@ -52,17 +53,18 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 def build(root: Path, charts: int) -> tuple[Path, str]:
     """The site with an extra article of `charts` run charts: (public dir, its URL path)."""
-    run_ids = [run["id"] for _, run in load_runs([REPO / "data"]) if run["steps"]][:charts]
+    data = committed_data(root / "committed")
+    run_ids = [run["id"] for _, run in load_runs([data]) if run["steps"]][:charts]
     content = root / "content"
     shutil.copytree(REPO / "content", content)
     article = content / "posts" / "many-charts" / "index.md"
     article.parent.mkdir(parents=True)
     body = "\n\n".join(f'{{{{< chart run="{run_id}" fig="tps" >}}}}' for run_id in run_ids)
     article.write_text(f"---\ntitle: {len(run_ids)} charts\ndate: 2026-01-01\n---\n{body}\n")
-    generator.build_site([REPO / "data"], root / "build", root / "unused")
+    generator.build_site([data], root / "build", root / "unused")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount
-        for mount in overlay_mounts([REPO / "data"], root / "build")
+        for mount in overlay_mounts([data], root / "build")
     ]
     overlay = root / "overlay.json"
     overlay.write_text(json.dumps({"module": {"mounts": mounts}}))

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 
 import plotly
+from committed_data import committed_data
 
 from generator._build import generate
 from generator._hugo import hugo_binary, run_build
@@ -79,13 +80,15 @@ def page_weight(public: Path, page: Path) -> dict[str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, action="append", help="data dir (default: data/)")
+    parser.add_argument(
+        "--data", type=Path, action="append", help="data dir (default: data/ as committed)"
+    )
     parser.add_argument("--copies", type=int, default=0, help="build from N copies of each run")
     parser.add_argument("--repeat", type=int, default=3, help="builds to time (median shown)")
     args = parser.parse_args()
-    data_dirs = args.data or [REPO / "data"]
     with tempfile.TemporaryDirectory() as scratch:
         scratch_dir = Path(scratch)
+        data_dirs = args.data or [committed_data(scratch_dir / "committed")]
         if args.copies:
             data_dirs = [copied_data(data_dirs, args.copies, scratch_dir / "data")]
         build_dir, public = scratch_dir / "build", scratch_dir / "public"
