@@ -276,7 +276,9 @@ def campaign_report(runs: list[dict]) -> dict | None:
                 "steps": steps,
                 "units": units,
                 "rows": rows,
-                "background_steps": [s for s in steps if "target" in base[s]],
+                "background_steps": [
+                    s for s in steps if any("background" in x for x in found[(variants[0], s)])
+                ],
                 "runs": {v: pass_list(by_variant[v]) for v in variants},
                 "step_tables": {v: run_report(counted[v][-1])["rows"] for v in variants},
             }
