@@ -164,7 +164,8 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
             data=traces,
             layout={
                 "template": "none",
-                "xaxis": {"title": {"text": f"seconds into {step['step']}"}},
+                # Ticks and title under the lower panel: both panels share this x axis.
+                "xaxis": {"title": {"text": f"seconds into {step['step']}"}, "anchor": "y2"},
                 "yaxis": {"title": {"text": "per second"}, "rangemode": "tozero",
                           "domain": [0.4, 1]},
                 "yaxis2": {"title": {"text": "max ms"}, "rangemode": "tozero",
