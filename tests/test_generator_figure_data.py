@@ -123,9 +123,12 @@ def test_the_fast_validator_reports_what_jsonschema_reports(committed_runs):
     broken["steps"][1]["series"]["t"][0] = -1  # below the minimum
     broken["steps"][1]["series"]["t"][1] = 2.0  # a whole float is still a number
     broken["server"]["variables"]["port"] = 3306  # variables are strings
+    broken["steps"][0]["tps"] = "x"  # a plain property
+    broken["steps"][0]["errors"] = 1.5  # an integer property
+    broken["status"] = 3  # an enum: jsonschema's own keyword
     found = _errors(fast, broken)
     assert found == _errors(stock, broken)
-    assert len(found) == 4
+    assert len(found) == 7
 
 
 def test_status_counters_per_transaction_are_printed_like_table_numbers(committed_runs):
