@@ -110,7 +110,7 @@ def compare_index(runs: list[dict]) -> dict:
             "interval": {
                 "confidence": _stats.CONFIDENCE,
                 "decimals": _stats.INTERVAL_DECIMALS,
-                **_stats.t_table(),
+                "t": _stats.t_table(),
             },
         },
         "metrics": {

@@ -27,6 +27,7 @@ from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
 from generator._compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
 from generator._config import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator._drift import DRIFT_FIELDS, environment_drift, field_values
+from generator._ibench import is_ibench
 from generator._inputs import hugo_inputs
 from generator._trust import kept_series
 
@@ -59,7 +60,7 @@ def test_the_page_gets_the_generator_s_ratio_band(probe):
         "interval": {
             "confidence": _stats.CONFIDENCE,
             "decimals": _stats.INTERVAL_DECIMALS,
-            **_stats.t_table(),
+            "t": _stats.t_table(),
         },
     }
     assert index["metrics"]["p95"]["higher_is_better"] is False
@@ -68,15 +69,10 @@ def test_the_page_gets_the_generator_s_ratio_band(probe):
 
 def test_the_t_table_holds_the_textbook_quantiles():
     table = _stats.t_table()
-    assert len(table["t"]) == _stats.T_TABLE_DF
-    assert [round(table["t"][df - 1], 3) for df in (1, 2, 10, 30, 200)] == [
-        12.706,
-        4.303,
-        2.228,
-        2.042,
-        1.972,
-    ]
-    assert round(table["normal"], 3) == 1.96
+    assert len(table) == _stats.T_TABLE_STEPS + 1
+    # Entry k is at 1 / df = k / T_TABLE_STEPS: df = infinity (normal), 200, 20, 2, 1.
+    at_df = [table[k] for k in (0, 1, 10, 100, 200)]
+    assert [round(value, 3) for value in at_df] == [1.96, 1.972, 2.086, 4.303, 12.706]
 
 
 def test_each_step_carries_the_log_summaries_of_its_kept_seconds(probe):
@@ -141,7 +137,8 @@ def test_the_index_is_one_compact_line(committed_runs):
     text = files["assets/compare/index.json"].decode()
     index = json.loads(text)
     assert text == json.dumps(index, ensure_ascii=False, separators=(",", ":"))
-    assert len(index["runs"]) == len(committed_runs)
+    # The Insert Benchmark's runs have steps by name, not thread levels: no compare view.
+    assert len(index["runs"]) == sum(not is_ibench(run) for _, run in committed_runs)
     # The whole per-run summary stays small: the bulk of a run lives in its run.json.
     assert len(text) / len(committed_runs) < 1000
     assert "data/drilldown.json" in files
