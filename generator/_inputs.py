@@ -6,7 +6,7 @@ build_dir/
   assets/compare/index.json                             runs, campaigns and rules for the compare page
   assets/browse/index.json                              one record per run for the /browse/ filters
   data/campaigns/<campaign>.json                        ratio tables, config diff, suite report (hugo.Data)
-  data/counters/<run>.json                              status counters per transaction, formatted
+  data/runtables/<run>.json                             status counters per transaction, per-second TPS
   data/drilldown.json                                   monitoring families for the point drill-down
   data/ibench/<run>.json                                Insert Benchmark report of a run page
   data/monitor/<run>.json                               per-step averages under the monitor charts
@@ -23,7 +23,6 @@ from pathlib import Path
 from generator._browse import browse_index
 from generator._campaign import summarize_campaigns
 from generator._compare_index import compare_index
-from generator._counters import status_per_event
 from generator._disclosure import run_disclosure
 from generator._figure_data import figure_downloads
 from generator._figures import campaign_figures, run_figures
@@ -34,6 +33,7 @@ from generator._load import RunFile
 from generator._memory import memory_fit
 from generator._monitor import family_rules, monitor_figures, step_averages
 from generator._repeats import cell_key, group_by_cell, pass_list
+from generator._run_tables import run_tables
 from generator._trust import run_trust
 
 OWNED_SUBDIRS = ("assets", "data", "static")
@@ -81,8 +81,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             files[f"assets/figures/runs/{run['id']}/{name}.json"] = figure.to_json().encode()
         if averages := step_averages(run):
             files[f"data/monitor/{run['id']}.json"] = _json_bytes(averages)
-        if counters := status_per_event(run):
-            files[f"data/counters/{run['id']}.json"] = _json_bytes(counters)
+        files[f"data/runtables/{run['id']}.json"] = _json_bytes(run_tables(run))
     for summary in summarize_campaigns(runs, trust):
         files[f"data/campaigns/{summary['id']}.json"] = _json_bytes(summary)
         overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])

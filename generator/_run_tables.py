@@ -1,7 +1,9 @@
-"""SHOW GLOBAL STATUS deltas per transaction, by step: the run page's largest table, as text.
+"""The run page's two largest tables, as text: SHOW GLOBAL STATUS deltas per transaction and
+the per-second TPS, by step.
 
-A run page shows every counter that moved (often 60 or more) for every thread level; formatting
-those cells in Hugo took half of the site build, so the generator writes them ready to print.
+A run page shows every counter that moved (often 60 or more) and every second of every thread
+level; formatting those cells one helper call each took most of Hugo's time per page, so the
+generator writes them ready to print (data/runtables/<run>.json).
 """
 
 from __future__ import annotations
@@ -35,3 +37,27 @@ def status_per_event(run: dict) -> dict | None:
             )
         rows.append([name, *cells])
     return {"threads": [step["threads"] for step in steps], "rows": rows}
+
+
+def per_second_tps(run: dict) -> dict | None:
+    """{"threads": [...], "rows": [[second, TPS per step or a dash], ...]}, a row per second of
+    the longest step; None when no step has a thread level and a series."""
+    steps = [s for s in run["steps"] if "threads" in s and "series" in s]
+    if not steps:
+        return None
+    seconds = max(len(step["series"]["tps"]) for step in steps)
+    rows = [
+        [str(second + 1)]
+        + [
+            table_number(step["series"]["tps"][second])
+            if second < len(step["series"]["tps"])
+            else MISSING
+            for step in steps
+        ]
+        for second in range(seconds)
+    ]
+    return {"threads": [step["threads"] for step in steps], "rows": rows}
+
+
+def run_tables(run: dict) -> dict:
+    return {"counters": status_per_event(run), "series": per_second_tps(run)}

@@ -1,4 +1,4 @@
-"""The files behind each figure (CSV, data JSON, SVG), the browse index, the counters table and
+"""The files behind each figure (CSV, data JSON, SVG), the browse index, the run tables and
 the fast schema validator: pure functions on hand-made figures and on the committed runs."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import pytest
 from contract._fast_keywords import FastValidator
 from contract._validate import SCHEMA_PATH
 from generator._browse import variant_options
-from generator._counters import status_per_event, table_number
 from generator._figure_data import figure_csv, figure_data, figure_downloads
 from generator._inputs import hugo_inputs
+from generator._run_tables import per_second_tps, status_per_event, table_number
 from generator._svg import figure_svg, nice_ticks
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -147,3 +147,11 @@ def test_status_counters_per_transaction_are_printed_like_table_numbers(committe
     assert questions[1] == table_number(
         first["server_status_delta"]["Questions"] / first["events"]
     )
+
+
+def test_per_second_tps_has_a_row_per_second_of_the_longest_step(committed_runs):
+    run = next(doc for _, doc in committed_runs if len(doc["steps"]) > 1)
+    table = per_second_tps(run)
+    longest = max(len(step["series"]["tps"]) for step in run["steps"])
+    assert len(table["rows"]) == longest
+    assert table["rows"][0] == ["1", *(table_number(s["series"]["tps"][0]) for s in run["steps"])]
