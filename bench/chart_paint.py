@@ -5,7 +5,8 @@
 Builds the committed data (HEAD's data/runs) plus one extra article of --charts run charts (in a copy of content/),
 serves the site from localhost and, in a fresh browser context per visit (cold cache), records:
 - first chart: from navigation start until the shipped article's first chart has drawn, in a
-  reader-sized viewport (plotly.js is fetched by that first chart);
+  reader-sized viewport, opened at that chart's permalink (charts draw lazily, so one further
+  down waits for the reader's scroll; plotly.js is fetched by that first chart);
 - all charts: until every chart of the extra article has drawn, in a viewport tall enough to
   show them all at once (the lazy loader then draws every one).
 Medians of --repeat visits are printed; nothing is asserted. Figures describe this machine.
@@ -17,6 +18,7 @@ import argparse
 import functools
 import http.server
 import json
+import re
 import shutil
 import statistics
 import tempfile
@@ -93,7 +95,8 @@ def main() -> None:
         articles = sorted(
             p for p in public.glob("posts/*/index.html") if "many-charts" not in str(p)
         )
-        article = "/" + articles[0].parent.relative_to(public).as_posix() + "/"
+        first_figure = re.search(r'<figure class="chart" id="([^"]+)"', articles[0].read_text())
+        article = "/" + articles[0].parent.relative_to(public).as_posix() + "/#" + first_figure[1]
         handler = functools.partial(_Quiet, directory=str(public))
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
         threading.Thread(target=server.serve_forever, daemon=True).start()
