@@ -2,12 +2,13 @@
 
 Feed readers and browsers without JavaScript get this instead of the Plotly chart. It draws what
 the generator's figures hold: scatter traces as lines and markers (None breaks a line), error
-bars, a log or linear x axis with the figure's tick labels, a y axis from zero, the legend and
-text annotations. Colours follow the reader's light or dark scheme through a media query.
+bars, grouped bars, a log, linear or category x axis with the figure's tick labels, one y axis
+from zero per panel (yaxis, yaxis2 by their domains), the legend and text annotations. Colours follow the reader's light or dark scheme through a media query.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from xml.sax.saxutils import escape, quoteattr
 
@@ -111,23 +112,69 @@ def _as_categories(traces: list[dict], x_spec: dict) -> tuple[list[dict], dict]:
     }
 
 
+def _panels(traces: list[dict], layout: dict) -> list[tuple[str, dict, float, float]]:
+    """(axis key, axis spec, top px, bottom px) per y axis the traces use, from its domain."""
+    panels = []
+    for key in dict.fromkeys(t.get("yaxis", "y") for t in traces):
+        spec = layout.get("yaxis" + key.removeprefix("y"), {})
+        low, high = spec.get("domain", [0, 1])
+        panels.append((key, spec, TOP + (1 - high) * PLOT_HEIGHT, TOP + (1 - low) * PLOT_HEIGHT))
+    return panels
+
+
+def _bar_step(traces: list[dict]) -> float:
+    """The x distance a group of bars may fill: the closest two bar positions, else 1."""
+    xs = sorted({x for t in traces if t.get("type") == "bar" for x, _, _ in _points(t)})
+    return min((b - a for a, b in itertools.pairwise(xs)), default=1.0) or 1.0
+
+
+def _marks(trace: dict, colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple) -> list[str]:
+    """A trace's lines, error bars and markers, or its bars (bar: (slot, slots, step))."""
+    if trace.get("type") == "bar":
+        slot, slots, step = bar
+        width = abs(x_axis(step) - x_axis(0)) * 0.8 / slots
+        zero = y_axis(0)
+        return [
+            f'<rect x="{x_axis(x) - width * slots / 2 + slot * width:.1f}" '
+            f'y="{min(y_axis(y), zero):.1f}" width="{width:.1f}" '
+            f'height="{abs(zero - y_axis(y)):.1f}" fill="{colour}"/>'
+            for x, y, _ in _points(trace)
+        ]
+    marks = []
+    for segment in _segments(trace):
+        points = " ".join(f"{x_axis(x):.1f},{y_axis(y):.1f}" for x, y in segment)
+        marks.append(
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
+        )
+    for x, low, high in _error_bounds(trace):
+        marks.append(
+            f'<line x1="{x_axis(x):.1f}" x2="{x_axis(x):.1f}" y1="{y_axis(low):.1f}" '
+            f'y2="{y_axis(high):.1f}" stroke="{colour}"/>'
+        )
+    if "markers" in trace.get("mode", "lines"):
+        marks += [
+            f'<circle cx="{x_axis(x):.1f}" cy="{y_axis(y):.1f}" r="3" fill="{colour}"/>'
+            for x, y, _ in _points(trace)
+        ]
+    return marks
+
+
 def figure_svg(figure: dict) -> str:
     """The figure as a standalone SVG document."""
     layout = figure.get("layout", {})
-    scatter = [t for t in figure["data"] if t.get("type", "scatter") == "scatter"]
-    scatter, x_spec = _as_categories(scatter, layout.get("xaxis", {}))
-    traces = [t for t in scatter if _points(t)]
-    y_spec = layout.get("yaxis", {})
+    drawn = [t for t in figure["data"] if t.get("type", "scatter") in ("scatter", "bar")]
+    drawn, x_spec = _as_categories(drawn, layout.get("xaxis", {}))
+    traces = [t for t in drawn if _points(t)]
+    bars = [t for t in traces if t.get("type") == "bar"]
+    step = _bar_step(traces)
     xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
-    ys = [y for t in traces for _, y, _ in _points(t)] + [
-        bound for t in traces for _, low, high in _error_bounds(t) for bound in (low, high)
-    ]
+    xs += [x + side * step / 2 for t in bars for x, _, _ in _points(t) for side in (-1, 1)]
     legend_rows = math.ceil(len(traces) / ((WIDTH - LEFT) // LEGEND_ITEM)) if traces else 0
     height = TOP + PLOT_HEIGHT + AXIS_BOTTOM + legend_rows * LEGEND_ROW
     bottom = TOP + PLOT_HEIGHT
     x_axis = _Axis(xs, x_spec, LEFT, WIDTH - RIGHT, zero=False)
-    y_axis = _Axis(ys or [0.0, 1.0], y_spec, bottom, TOP, zero=True)
-    title = f"{axis_title(y_spec, 'y')} vs {axis_title(x_spec, 'x')}"
+    panels = _panels(traces, layout) or [("y", layout.get("yaxis", {}), TOP, bottom)]
+    title = f"{axis_title(panels[0][1], 'y')} vs {axis_title(x_spec, 'x')}"
     opening = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" role="img" aria-label={quoteattr(title)}>'
@@ -137,14 +184,6 @@ def figure_svg(figure: dict) -> str:
         f"<title>{escape(title)}</title><style>{STYLE}</style>",
         f'<rect class="bg" width="{WIDTH}" height="{height}"/>',
     ]
-    for value, label in y_axis.ticks:
-        y = y_axis(value)
-        parts.append(
-            f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
-        )
-        parts.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>'
-        )
     for value, label in x_axis.ticks:
         x = x_axis(value)
         parts.append(f'<line class="grid" x1="{x:.1f}" x2="{x:.1f}" y1="{TOP}" y2="{bottom}"/>')
@@ -154,8 +193,6 @@ def figure_svg(figure: dict) -> str:
     parts.append(
         f'<text x="{(LEFT + WIDTH - RIGHT) / 2}" y="{bottom + 36}" text-anchor="middle">'
         f"{escape(axis_title(x_spec, ''))}</text>"
-        f'<text transform="translate(16 {(TOP + bottom) / 2}) rotate(-90)" text-anchor="middle">'
-        f"{escape(axis_title(y_spec, ''))}</text>"
     )
     for annotation in layout.get("annotations", []):
         if isinstance(annotation.get("x"), int | float):
@@ -163,28 +200,34 @@ def figure_svg(figure: dict) -> str:
                 f'<text x="{x_axis(annotation["x"]) + 2:.1f}" y="{TOP - 6}" font-size="10">'
                 f"{escape(str(annotation.get('text', '')))}</text>"
             )
+    for key, spec, panel_top, panel_bottom in panels:
+        on_panel = [t for t in traces if t.get("yaxis", "y") == key]
+        ys = [y for t in on_panel for _, y, _ in _points(t)] + [
+            bound for t in on_panel for _, low, high in _error_bounds(t) for bound in (low, high)
+        ]
+        y_axis = _Axis(ys or [0.0, 1.0], spec, panel_bottom, panel_top, zero=True)
+        for value, label in y_axis.ticks:
+            y = y_axis(value)
+            parts.append(
+                f'<line class="grid" x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{y:.1f}" y2="{y:.1f}"/>'
+                f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">{escape(label)}</text>'
+            )
+        parts.append(
+            f'<text transform="translate(16 {(panel_top + panel_bottom) / 2}) rotate(-90)" '
+            f'text-anchor="middle">{escape(axis_title(spec, ""))}</text>'
+        )
+        for trace in on_panel:
+            index = traces.index(trace)
+            slot = bars.index(trace) if trace in bars else 0
+            colour = COLORWAY[index % len(COLORWAY)]
+            parts += _marks(trace, colour, x_axis, y_axis, (slot, max(len(bars), 1), step))
+    per_row = (WIDTH - LEFT) // LEGEND_ITEM
     for index, trace in enumerate(traces):
-        colour = COLORWAY[index % len(COLORWAY)]
-        for segment in _segments(trace):
-            points = " ".join(f"{x_axis(x):.1f},{y_axis(y):.1f}" for x, y in segment)
-            parts.append(
-                f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
-            )
-        for x, low, high in _error_bounds(trace):
-            parts.append(
-                f'<line x1="{x_axis(x):.1f}" x2="{x_axis(x):.1f}" y1="{y_axis(low):.1f}" '
-                f'y2="{y_axis(high):.1f}" stroke="{colour}"/>'
-            )
-        if "markers" in trace.get("mode", "lines"):
-            parts += [
-                f'<circle cx="{x_axis(x):.1f}" cy="{y_axis(y):.1f}" r="3" fill="{colour}"/>'
-                for x, y, _ in _points(trace)
-            ]
-        per_row = (WIDTH - LEFT) // LEGEND_ITEM
         row, column = divmod(index, per_row)
         lx, ly = LEFT + column * LEGEND_ITEM, bottom + AXIS_BOTTOM + row * LEGEND_ROW + 6
         parts.append(
-            f'<rect x="{lx}" y="{ly - 9}" width="14" height="4" fill="{colour}"/>'
+            f'<rect x="{lx}" y="{ly - 9}" width="14" height="4" '
+            f'fill="{COLORWAY[index % len(COLORWAY)]}"/>'
             f'<text x="{lx + 20}" y="{ly - 3}">{escape(str(trace.get("name", "")))}</text>'
         )
     parts.append("</svg>")

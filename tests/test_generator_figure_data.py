@@ -155,3 +155,33 @@ def test_per_second_tps_has_a_row_per_second_of_the_longest_step(committed_runs)
     longest = max(len(step["series"]["tps"]) for step in run["steps"])
     assert len(table["rows"]) == longest
     assert table["rows"][0] == ["1", *(table_number(s["series"]["tps"][0]) for s in run["steps"])]
+
+
+def test_svg_draws_grouped_bars_and_a_second_panel():
+    bars = {
+        "data": [
+            {"type": "bar", "name": "insert", "x": ["≤1 ms", "≤4 ms"], "y": [70, 30]},
+            {"type": "bar", "name": "query", "x": ["≤1 ms", "≤4 ms"], "y": [20, 80]},
+        ],
+        "layout": {"barmode": "group"},
+    }
+    svg = ET.fromstring(figure_svg(bars))
+    rects = [r for r in svg.findall(f"{SVG}rect") if r.get("fill") not in (None, "")]
+    assert len([r for r in rects if float(r.get("height", 0)) > 4]) == 4  # bars, not swatches
+    panels = {
+        "data": [
+            {"type": "scatter", "name": "rate", "x": [1, 2], "y": [100, 200]},
+            {"type": "scatter", "name": "max ms", "x": [1, 2], "y": [5, 9], "yaxis": "y2"},
+        ],
+        "layout": {
+            "yaxis": {"domain": [0.4, 1], "title": {"text": "per second"}},
+            "yaxis2": {"domain": [0, 0.3], "title": {"text": "max ms"}},
+        },
+    }
+    svg = ET.fromstring(figure_svg(panels))
+    texts = {text.text for text in svg.iter(f"{SVG}text")}
+    assert {"per second", "max ms"} <= texts
+    top, low = (line.get("points") for line in svg.findall(f"{SVG}polyline"))
+    assert max(float(p.split(",")[1]) for p in top.split()) < min(
+        float(p.split(",")[1]) for p in low.split()
+    )  # the second panel sits below the first
