@@ -104,7 +104,7 @@ def callaghan_campaign(template: dict) -> list[dict]:
     """Seven tests over the four groups at one thread, handed over out of order.
 
     a.base vs b.base: point-query.pre 1.10 (better), range-notcovered-si.pre 0.95 (on the
-    band: same), scan in rows/s 1.05 (same), read-only with a base of 0 QPS (n/a),
+    band: same), scan in rows/s 1.05 (same; its 2 -> 2.1 TPS move alike), read-only with a base of 0 QPS (n/a),
     update-index 0.93 (worse), insert 333.3/300 = 1.111 (1.11, better), point-query only run
     by a.base (b.base missing). cpu/o of point-query.pre: 50 -> 40 µs (0.80, better).
     """
@@ -113,7 +113,7 @@ def callaghan_campaign(template: dict) -> list[dict]:
         ("point-query_range=100", "point", 19, 900, None, {}),
         ("update-index_range=100", "write", 4, 2000, 1860, {}),
         ("read-only_range=10", "range-aggregation", 11, 0, 300, {}),
-        ("scan_range=100", "range", 10, 2, 2, {"rows_per_s": (1_000_000, 1_050_000)}),
+        ("scan_range=100", "range", 10, 2, 2.1, {"rows_per_s": (1_000_000, 1_050_000)}),
         ("range-notcovered-si.pre", "range", 2, 500, 475, {}),
         ("point-query.pre", "point", 1, 1000, 1100, {"per_op": (cost(50), cost(40, 4, 0, 1))}),
     ]
