@@ -9,7 +9,8 @@ from harness.errors import UserError
 
 CAMPAIGNS = sorted((Path(__file__).parents[1] / "campaigns").glob("*.toml"))
 
-MINIMAL = """
+# A campaign's required tables with one sandbox and one variant: tests add sweeps and workloads.
+HEAD = """
 name = "t"
 title = "T"
 [servers.s]
@@ -17,12 +18,16 @@ kind = "sandbox"
 [mycnf]
 base = "[mysqld]\\n"
 [variants.a]
-[sweep]
+"""
+MINIMAL = (
+    HEAD
+    + """[sweep]
 threads = [1, 2]
 step_seconds = 2
 [workloads.ps]
 test = "oltp_point_select"
 """
+)
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -125,20 +130,15 @@ def test_server_keys_belong_to_their_kind(tmp_path, server, expected):
         load_campaign(path)
 
 
-PRESETS = """
-name = "t"
-title = "T"
-[servers.s]
-kind = "sandbox"
-[mycnf]
-base = "[mysqld]\\n"
-[variants.a]
-[workloads.micro]
+PRESETS = (
+    HEAD
+    + """[workloads.micro]
 preset = "callaghan"
 [workloads.rw]
 preset = "dimitri.oltp_rw"
 table_size = 1000
 """
+)
 
 
 def test_presets_bring_the_references_sizes_and_sweeps(tmp_path):

@@ -23,7 +23,6 @@ from compare_runs import (
 from repeated_runs import as_repeat
 
 from generator import _stats
-from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
 from generator._compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
 from generator._config import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator._drift import DRIFT_FIELDS, environment_drift, field_values
@@ -51,18 +50,15 @@ def test_each_run_is_its_numbers_per_thread_level(probe):
         ]
 
 
-def test_the_page_gets_the_generator_s_ratio_band(probe):
+def test_the_page_gets_the_generator_s_ratio_rules(probe):
     index = compare_index(probe)
-    assert index["ratio"] == {
-        "noise": _stats.BAND,
-        "decimals": RATIO_DECIMALS,
-        "markers": VERDICT_MARKERS,
-        "interval": {
-            "confidence": _stats.CONFIDENCE,
-            "decimals": _stats.INTERVAL_DECIMALS,
-            "t": _stats.t_table(),
-        },
-    }
+    ratio = index["ratio"]
+    # the page colours by the same ±5 % band and 95 % intervals as the campaign tables
+    assert (ratio["noise"], ratio["decimals"]) == (0.05, 2)
+    assert ratio["markers"] == {"better": "▲", "worse": "▼", "same": "", "noise": "≈"}
+    interval = ratio["interval"]
+    assert (interval["confidence"], interval["decimals"]) == (0.95, _stats.INTERVAL_DECIMALS)
+    assert len(interval["t"]) == _stats.T_TABLE_STEPS + 1 and round(interval["t"][0], 2) == 1.96
     assert index["metrics"]["p95"]["higher_is_better"] is False
     assert index["metrics"]["qps"]["higher_is_better"] is True
 

@@ -17,9 +17,8 @@ from harness import project_lua, sandbox, suites
 
 pytestmark = pytest.mark.server
 
-CAMPAIGN = """
-name = "tiny"
-title = "Tiny integration campaign"
+# The sandbox and my.cnf every tiny campaign here uses (a str.format template: {basedir}).
+SANDBOX = """
 [servers.debian]
 kind = "sandbox"
 basedir = "{basedir}"
@@ -30,7 +29,14 @@ innodb_buffer_pool_size = 64M
 innodb_log_file_size = 48M
 skip_log_bin
 '''
-{variants}
+"""
+CAMPAIGN = (
+    """
+name = "tiny"
+title = "Tiny integration campaign"
+"""
+    + SANDBOX
+    + """{variants}
 [sweep]
 threads = {threads}
 step_seconds = {seconds}
@@ -44,6 +50,7 @@ test = "oltp_update_non_index"
 tables = 2
 table_size = 2000
 """
+)
 BINLOG_VARIANT = """
 [variants.binlog]
 options = { log_bin = "binlog", sync_binlog = 1, server_id = 1, skip_log_bin = false }

@@ -1,33 +1,21 @@
 """Campaign files with `test = "ibench"`: options become IbenchParams, steps are checked at load
 time, and every mistake is one line naming the file and the key."""
 
-from pathlib import Path
-
 import pytest
+from test_campaign import HEAD, write
 
 from harness.campaign import load_campaign
 from harness.errors import UserError
 from harness.ibench import DEFAULT_STEPS
 from harness.ibench_run import ibench_command
 
-CAMPAIGN = """
-name = "t"
-title = "T"
-[servers.s]
-kind = "sandbox"
-[mycnf]
-base = "[mysqld]\\n"
-[variants.a]
-[workloads.ib]
+CAMPAIGN = (
+    HEAD
+    + """[workloads.ib]
 test = "ibench"
 options = { clients = 2, rows_l0 = 1000, query_seconds = 3, only1t = true }
 """
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "campaign.toml"
-    path.write_text(text)
-    return path
+)
 
 
 def test_options_and_default_steps_need_no_sweep(tmp_path):

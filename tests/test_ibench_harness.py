@@ -8,37 +8,32 @@ import signal
 import subprocess
 
 import pytest
-from test_harness_integration import mybench_run, servers_under, wait_for_line
+from test_harness_integration import SANDBOX, mybench_run, servers_under, wait_for_line
 
 import contract
 from harness.ibench import DEFAULT_STEPS
 
 pytestmark = pytest.mark.server
 
-CAMPAIGN = """
+CAMPAIGN = (
+    """
 name = "tiny-ibench"
 title = "Tiny Insert Benchmark"
-[servers.debian]
-kind = "sandbox"
-basedir = "/usr"
-[mycnf]
-base = '''
-[mysqld]
-innodb_buffer_pool_size = 64M
-skip_log_bin
-'''
-[variants.ps-off]
+"""
+    + SANDBOX
+    + """[variants.ps-off]
 options = {{ performance_schema = false }}
 [workloads.ib]
 test = "ibench"
 {steps}
 options = {{ clients = 2, rows_l0 = 2000, rows_l12 = 1000, query_seconds = {seconds}, flush_max_seconds = 1 }}
 """
+)
 
 
 def write_campaign(tmp_path, steps: str = "", seconds: float = 2):
     path = tmp_path / "ibench.toml"
-    path.write_text(CAMPAIGN.format(steps=steps, seconds=seconds))
+    path.write_text(CAMPAIGN.format(basedir="/usr", steps=steps, seconds=seconds))
     return path
 
 

@@ -285,27 +285,32 @@ def suite_site(tmp_path_factory, committed_runs) -> tuple[Path, Path]:
     return public, root / "data"
 
 
+def flat(shown: str) -> str:
+    """A ratio cell's text on the suite fixtures: the ratio (and marker), then its 95 % interval,
+    which the flat per-second series make the ratio itself (* = from per-second samples)."""
+    ratio = shown[:4]
+    return f"{shown}{ratio}\u2013{ratio}*"
+
+
 def test_a_suite_campaign_page_shows_callaghan_s_tables(suite_site):
     public, _ = suite_site
     html = (public / "campaigns" / CAMPAIGN / "index.html").read_text()
     assert 'id="suite"' in html and "Mark Callaghan&#39;s sysbench microbenchmarks" in html
     tables = _Tables(html)
     relative = tables.table("Relative QPS: value ÷ a.base")
-    # each ratio is followed by its 95 % interval; the fixture's per-second series are flat, so
-    # the interval is the ratio itself (* = from one pass's per-second samples)
     assert [[text for text, _ in row] for row in relative] == [
         ["test", "a.base (base)", "b.base"],
         ["Point queries"],
-        ["point-query.pre", "1.00", "1.10 ▲ (better)1.10–1.10*"],
+        ["point-query.pre", "1.00", flat("1.10 ▲ (better)")],
         ["point-query_range=100", "1.00", "—"],
         ["Range queries without aggregation"],
-        ["range-notcovered-si.pre", "1.00", "0.950.95–0.95*"],
-        ["scan_range=100 (rows/s)", "1.00", "1.051.05–1.05*"],
+        ["range-notcovered-si.pre", "1.00", flat("0.95")],
+        ["scan_range=100 (rows/s)", "1.00", flat("1.05")],
         ["Range queries with aggregation"],
         ["read-only_range=10", "n/a", "n/a"],
         ["Writes"],
-        ["update-index_range=100", "1.00", "0.93 ▼ (worse)0.93–0.93*"],
-        ["insert_range=100", "1.00", "1.11 ▲ (better)1.11–1.11*"],
+        ["update-index_range=100", "1.00", flat("0.93 ▼ (worse)")],
+        ["insert_range=100", "1.00", flat("1.11 ▲ (better)")],
     ]
     classes = {row[0][0]: row[2][1] for row in relative if len(row) == 3}
     assert classes["point-query.pre"] == "better" and classes["update-index_range=100"] == "worse"
@@ -338,15 +343,15 @@ def test_a_dimitri_campaign_page_adds_peaks_and_a_table_per_thread_level(suite_s
         "180 @ 2 TPS 180 @ 2",
     ]
     assert 'href="#suite-threads-2"' in html and 'id="suite-threads-2"' in html
-    assert tables.table("Relative QPS at 2 threads")[2][2] == ("0.950.95–0.95*", "same")
-    assert tables.table("Relative QPS at 1 thread")[2][2] == ("1.20 ▲ (better)1.20–1.20*", "better")
+    assert tables.table("Relative QPS at 2 threads")[2][2] == (flat("0.95"), "same")
+    assert tables.table("Relative QPS at 1 thread")[2][2] == (flat("1.20 ▲ (better)"), "better")
 
 
 def test_the_suite_shortcode_embeds_a_table_in_an_article(suite_site):
     public, _ = suite_site
     html = (public / "posts" / "probe" / "index.html").read_text()
     tables = _Tables(html)
-    assert tables.table("Relative QPS: value ÷ a.base")[2][2][0] == "1.10 ▲ (better)1.10–1.10*"
+    assert tables.table("Relative QPS: value ÷ a.base")[2][2][0] == flat("1.10 ▲ (better)")
     assert tables.table("cpu/o ÷ a.base")[2][2][0] == "0.80 ≈ (within noise)"
     assert tables.table("Peak over thread levels")[2][0][0] == "OLTP_RW"
     assert [text for text, _ in tables.table("Throughput at 2 threads")[2]] == [
