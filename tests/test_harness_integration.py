@@ -97,6 +97,24 @@ def servers_under(workdir: Path) -> list[str]:
     return [line for line in found.splitlines() if str(workdir) in line]
 
 
+def interrupt_after(tmp_path: Path, campaign: Path, needle: str) -> tuple[dict, str]:
+    """Ctrl-C `mybench run` once its stderr shows needle: it exits 2, keeps one valid partial
+    run in tmp_path/data and leaves no server running; (that run, the rest of stderr)."""
+    # Its own process group, signalled as a terminal's Ctrl-C signals the foreground group.
+    process = start_cli(tmp_path, campaign, start_new_session=True)
+    wait_for_line(process, needle)
+    os.killpg(process.pid, signal.SIGINT)
+    _, rest = process.communicate(timeout=120)
+    assert process.returncode == 2, rest
+    assert "interrupted" in rest
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    (run,) = runs
+    assert (run["status"], run["status_reason"]) == ("partial", "interrupted by Ctrl-C")
+    assert servers_under(tmp_path / "work") == []
+    return run, rest
+
+
 def wait_for_line(process: subprocess.Popen, needle: str, timeout: float = 120) -> list[str]:
     """Read stderr lines until one contains needle; the run keeps going meanwhile."""
     seen = []
@@ -205,21 +223,8 @@ def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
     # Enough steps after the one awaited that a slow, loaded machine still interrupts mid-run.
     campaign = write_campaign(tmp_path, threads="[1, 2, 4, 8]", seconds=3)
-    # Its own process group, signalled as a terminal's Ctrl-C signals the foreground group.
-    process = start_cli(tmp_path, campaign, start_new_session=True)
-    wait_for_line(process, "binlog / rw / 2 thr:")
-    os.killpg(process.pid, signal.SIGINT)
-    _, rest = process.communicate(timeout=120)
-    assert process.returncode == 2
-    assert "interrupted" in rest
-
-    runs, problems = contract.validate_dir(data)
-    assert problems == []
-    (run,) = runs
-    assert run["status"] == "partial"
-    assert run["status_reason"] == "interrupted by Ctrl-C"
+    run, rest = interrupt_after(tmp_path, campaign, "binlog / rw / 2 thr:")
     assert [step["threads"] for step in run["steps"]][:2] == [1, 2]
-    assert servers_under(workdir) == []
     campaign_id = run["campaign"]["id"]
     assert f"--resume {campaign_id}" in rest
 

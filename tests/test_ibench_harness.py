@@ -3,12 +3,10 @@ run document with every step and the harness's measurements, and Ctrl-C mid-step
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 
 import pytest
-from test_harness_integration import SANDBOX, mybench_run, servers_under, wait_for_line
+from test_harness_integration import SANDBOX, interrupt_after, mybench_run, servers_under
 
 import contract
 from harness.ibench import DEFAULT_STEPS
@@ -72,25 +70,9 @@ def test_every_step_lands_in_a_valid_run_document(tmp_path):
 
 
 def test_ctrl_c_mid_step_keeps_the_completed_steps(tmp_path):
-    data, workdir = tmp_path / "data", tmp_path / "work"
     # Long enough query steps that the interrupt lands inside one.
     steps = 'steps = ["l.i0", "l.x", "qr100", "qp100", "qr500"]'
     campaign = write_campaign(tmp_path, steps=steps, seconds=30)
-    process = subprocess.Popen(
-        mybench_run(tmp_path, campaign),
-        stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, start_new_session=True,
-    )  # fmt: skip
-    wait_for_line(process, "ps-off / ib / l.x:")
-    os.killpg(process.pid, signal.SIGINT)
-    _, rest = process.communicate(timeout=120)
-    assert process.returncode == 2, rest
-    assert "interrupted" in rest
-
-    runs, problems = contract.validate_dir(data)
-    assert problems == []
-    (run,) = runs
-    assert run["status"] == "partial"
-    assert run["status_reason"] == "interrupted by Ctrl-C"
+    run, _ = interrupt_after(tmp_path, campaign, "ps-off / ib / l.x:")
     assert [step["step"] for step in run["steps"]][:2] == ["l.i0", "l.x"]
     assert len(run["steps"]) < 5
-    assert servers_under(workdir) == []
