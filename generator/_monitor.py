@@ -129,7 +129,7 @@ def step_averages(run: dict) -> dict:
                 round(sum(series[m]) / len(series[m]), 2) if series.get(m) else None
                 for m in present
             ]
-            rows.append({"threads": step.get("threads", step.get("step")), "values": values})
+            rows.append({"step": step_label(step), "values": values})
         tables[f"monitor-{family}"] = {
             "title": title,
             "unit": unit,

@@ -50,7 +50,7 @@ def test_step_averages_are_the_means_of_the_samples(monitored_run):
     column = table["metrics"].index("server_cpu_pct")
     for step, row in zip(monitored_steps(monitored_run), table["rows"], strict=True):
         samples = step["monitor"]["series"]["server_cpu_pct"]
-        assert row["threads"] == step["threads"]
+        assert row["step"] == f"{step['threads']} thr"
         assert row["values"][column] == round(sum(samples) / len(samples), 2)
 
 

@@ -401,3 +401,19 @@ def test_tpcc_pages_show_shapes_checks_and_per_type_tables(built_site, committed
     assert "TPC-C-like: datasets and warehouses" in html
     assert "one line per dataset shape" in html
     assert html.count('class="tpcc-lines"') == 1
+
+
+def test_insert_benchmark_pages_label_steps_and_offer_no_thread_sweep_compare(
+    built_site, committed_runs
+):
+    _, public = built_site
+    ibench_runs = [run for _, run in committed_runs if run["workload"]["tool"] == "ibench"]
+    assert ibench_runs, "the committed data holds an Insert Benchmark campaign"
+    for run in ibench_runs:
+        html = (public / "runs" / run["id"] / "index.html").read_text()
+        assert 'id="ibench-steps"' in html
+        assert "Compare with the other variants" not in html  # the compare page draws sweeps
+        if any(step.get("monitor") for step in run["steps"]):
+            assert "<th>step</th>" in html and "<td>l.i0</td>" in html
+    html = (public / "campaigns" / ibench_runs[0]["campaign"]["id"] / "index.html").read_text()
+    assert "Insert Benchmark: " in html and "Compare these runs" not in html
