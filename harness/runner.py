@@ -3,7 +3,9 @@ document each.
 
 Each dataset is loaded once per server and kept pristine; every variant restarts on a copy of it
 (harness/pristine.py), so variants start from identical data and a pass costs no reload. Passes
-are interleaved (every variant once, then again) so drift of the machine hits all variants alike.
+are interleaved (every variant once, then again) so drift of the machine hits all variants alike,
+and each pass starts one variant further on (A B C, B C A, C A B) so a variant's place in the
+pass (first after the load, or after the heaviest writer) is not always the same.
 Faults lose nothing already measured: a run whose server dies or that is interrupted is written
 with its completed steps and status "partial"; Ctrl-C stops what was started and re-raises.
 """
@@ -290,7 +292,8 @@ class CampaignRun:
         --resume (and with --keep-datadir they always stay)."""
         planned = self.variant_labels()
         for pass_index in self.passes:
-            for server, variant, label in planned:
+            start = (pass_index - 1) % len(planned)
+            for server, variant, label in planned[start:] + planned[:start]:
                 for group in dataset.group_by_dataset(self.pending(label, pass_index)):
                     if server.kind == "existing":
                         self._run_group_existing(server, variant, label, group, pass_index)

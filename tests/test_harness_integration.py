@@ -436,9 +436,12 @@ def test_init_time_option_gets_its_own_data_and_passes_interleave(tmp_path):
     page_sizes = {run["variant"]: run["server"]["variables"]["innodb_page_size"] for run in runs}
     assert page_sizes == {"base": "16384", "relaxed": "16384", "page8k": "8192"}
 
-    # interleaved: every run of pass 1 started before any run of pass 2
+    # interleaved: every run of pass 1 started before any run of pass 2, which starts one
+    # variant further on
     ordered = sorted(runs, key=lambda run: (run["started_at"], run["id"]))
     assert [run["repeat"]["index"] for run in ordered] == [1] * 6 + [2] * 6
+    variants_in_order = [run["variant"] for run in ordered[::2]]  # two workloads per variant
+    assert variants_in_order == ["base", "relaxed", "page8k", "relaxed", "page8k", "base"]
     assert all(run["repeat"]["of"] == 2 and run["id"].endswith(f".p{run['repeat']['index']}")
                for run in runs)  # fmt: skip
     assert list(storage.rglob("ibdata1")) == []  # datadirs and pristine copies removed
