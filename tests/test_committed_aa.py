@@ -1,0 +1,43 @@
+"""Issue 8's bar on the committed A/A campaign (campaigns/trust-aa-binlog.toml): comparing a
+my.cnf with itself colours no cell, while sync_binlog=1 on Update-NoKey is coloured, each cell
+with the interval its repeats give."""
+
+import pytest
+
+from generator._campaign import summarize_campaign
+
+COLOURED = {"better", "worse"}
+
+
+@pytest.fixture(scope="module")
+def workloads(committed_runs) -> dict[str, dict]:
+    runs = [run for _, run in committed_runs if run["campaign"]["name"] == "trust-aa-binlog"]
+    assert runs, "the committed data holds the trust-aa-binlog campaign"
+    latest = max(run["campaign"]["id"] for run in runs)
+    summary = summarize_campaign([run for run in runs if run["campaign"]["id"] == latest])
+    return {workload["name"]: workload for workload in summary["workloads"]}
+
+
+def cells_of(workload: dict, variant: str) -> list[dict]:
+    return [
+        cell
+        for table in workload["metrics"].values()
+        for row in table["rows"]
+        for cell in row["cells"]
+        if cell["variant"] == variant
+    ]
+
+
+def test_the_a_a_pair_colours_nothing(workloads):
+    for workload in workloads.values():
+        cells = cells_of(workload, "binlog-off-again")
+        assert cells and all(cell["repeats"] == 3 for cell in cells)
+        assert [cell for cell in cells if cell["verdict"] in COLOURED] == []
+
+
+def test_sync_binlog_1_on_update_nokey_is_coloured_with_its_interval(workloads):
+    cells = cells_of(workloads["update-nokey"], "binlog-sync1")
+    assert cells and all(cell["verdict"] == "worse" for cell in cells)
+    for cell in cells:
+        interval = cell["interval"]
+        assert interval["method"] == "repeats" and not interval["low"] <= 1 <= interval["high"]
