@@ -99,11 +99,14 @@ def sync_tree(build_dir: Path, files: dict[str, bytes]) -> int:
     Unchanged files keep their mtime so a watching `hugo server` only rebuilds what moved.
     """
     changed = 0
+    made: set[Path] = set()  # a run's ~20 files share a directory; mkdir each once
     for rel, content in files.items():
         target = build_dir / rel
         if target.is_file() and target.read_bytes() == content:
             continue
-        target.parent.mkdir(parents=True, exist_ok=True)
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
         target.write_bytes(content)
         changed += 1
     for subdir in OWNED_SUBDIRS:
