@@ -86,13 +86,14 @@ def ratio_state(value: float | None, ratio: float | None) -> str:
     return "n/a" if ratio is None else "ratio"
 
 
-def ratio_interval(stats: dict, base: dict) -> dict | None:
-    """The 95 % interval of a cell's ratio (generator/_stats.py): from the repeats when both
-    sides have two or more, else from the kept per-second samples when both have them."""
+def ratio_interval(stats: dict, base: dict, ratio: float) -> dict | None:
+    """The 95 % interval of a cell's ratio (generator/_stats.py) around its unrounded value:
+    from the repeats when both sides have two or more, else from the kept per-second samples
+    when both have them."""
     if stats["repeats"] >= 2 and base["repeats"] >= 2:
-        return _stats.ratio_interval(base["values"], stats["values"], per_second=False)
+        return _stats.ratio_interval(base["values"], stats["values"], ratio, per_second=False)
     if stats.get("seconds") and base.get("seconds"):
-        return _stats.ratio_interval(base["seconds"], stats["seconds"], per_second=True)
+        return _stats.ratio_interval(base["seconds"], stats["seconds"], ratio, per_second=True)
     return None
 
 
@@ -104,10 +105,11 @@ def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bo
     value = stats["median"]
     is_base = base is None or base is stats
     base_median = stats["median"] if is_base else base["median"]
-    ratio = None
+    ratio = interval = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
-    interval = None if is_base or ratio is None else ratio_interval(stats, base)
+        if not is_base:
+            interval = ratio_interval(stats, base, value / base_median)
     verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
     spread = repeat_spread(stats)
     return {

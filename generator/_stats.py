@@ -42,11 +42,10 @@ ALPHA = 0.05
 BAND = 0.05
 CONFIDENCE = 0.95
 INTERVAL_DECIMALS = 3  # pages print 2; the third keeps the verdict off the printed rounding
-# The compare index carries a log_summary of every step, so they are short: a mean of logs to
-# 4 decimals moves a ratio by at most 0.005 %, a variance to 3 significant digits an interval's
-# half-width by at most 0.25 %, far inside the interval's own uncertainty. The generator
-# computes from the same rounded summaries, so the page and the generator agree.
-LOG_DECIMALS = 4
+# The compare index carries a log_summary of every step, so they are short: a variance to 3
+# significant digits moves an interval's half-width by at most 0.25 %, far inside the
+# interval's own uncertainty. The generator computes from the same rounded summaries, so the
+# page and the generator agree.
 LOG_DIGITS = 3
 T_TABLE_STEPS = 200  # linear interpolation in t_table is then within 0.002 % of t for df >= 1
 T_DECIMALS = 6
@@ -104,18 +103,17 @@ def _two_sided_p(t_value: float, df: float) -> float:
 
 
 def log_summary(values: list[float]) -> list | None:
-    """[n, mean, variance] of the logarithms of the positive values: all an interval needs of
-    one side, rounded (LOG_DECIMALS decimals, LOG_DIGITS significant digits) so that the
-    compare page, which gets these in its index, computes the same interval as the generator.
-    None when fewer than two values are positive."""
+    """[n, variance] of the logarithms of the positive values: all an interval needs of one
+    side's noise, the variance rounded to LOG_DIGITS significant digits so that the compare
+    page, which gets these in its index, computes the same interval as the generator. None when
+    fewer than two values are positive."""
     logs = [math.log(v) for v in values if v > 0]
     if len(logs) < 2:
         return None
     # statistics.variance computes in exact fractions: far slower, and this runs per step
     mean = math.fsum(logs) / len(logs)
-    sample_variance = math.fsum((v - mean) ** 2 for v in logs) / (len(logs) - 1)
-    variance = float(f"{sample_variance:.{LOG_DIGITS}g}")
-    return [len(logs), round(mean, LOG_DECIMALS), variance]
+    variance = math.fsum((v - mean) ** 2 for v in logs) / (len(logs) - 1)
+    return [len(logs), float(f"{variance:.{LOG_DIGITS}g}")]
 
 
 def t_quantile(df: float) -> float:
@@ -132,26 +130,33 @@ def t_table() -> list[float]:
     return [round(value, T_DECIMALS) for value in (normal, *quantiles)]
 
 
-def ratio_interval(base: list[float], other: list[float], per_second: bool) -> dict | None:
-    """95 % interval of mean(other) / mean(base) from samples of each side (repeat means, or
-    per-second values when per_second). None when a side has fewer than two positive samples."""
-    return summary_interval(log_summary(base), log_summary(other), per_second)
+def ratio_interval(
+    base: list[float], other: list[float], ratio: float, per_second: bool
+) -> dict | None:
+    """95 % interval around a shown ratio of other to base (their totals, or repeat medians),
+    its width from samples of each side (repeat values, or per-second values when per_second).
+    None when a side has fewer than two positive samples."""
+    return summary_interval(log_summary(base), log_summary(other), ratio, per_second)
 
 
-def summary_interval(base: list | None, other: list | None, per_second: bool) -> dict | None:
-    """ratio_interval from the two sides' log_summary (None: no interval)."""
-    if base is None or other is None:
+def summary_interval(
+    base: list | None, other: list | None, ratio: float, per_second: bool
+) -> dict | None:
+    """ratio_interval from the two sides' log_summary (None: no interval). Welch's standard
+    error of the difference of log means, centred on the ratio the page shows: the samples'
+    own (geometric) means can sit elsewhere when a series dips, and an interval that does not
+    hold its ratio reads as a contradiction."""
+    if base is None or other is None or ratio <= 0:
         return None
-    (n_b, mean_b, var_b), (n_o, mean_o, var_o) = base, other
+    (n_b, var_b), (n_o, var_o) = base, other
     se2_b, se2_o = var_b / n_b, var_o / n_o
     se = math.sqrt(se2_b + se2_o)
-    diff = mean_o - mean_b
-    quantile = 0.0  # neither side varies: the difference is exact
+    quantile = 0.0  # neither side varies: the ratio is exact
     if se > 0:  # Welch-Satterthwaite degrees of freedom
         quantile = t_quantile((se2_b + se2_o) ** 2 / (se2_b**2 / (n_b - 1) + se2_o**2 / (n_o - 1)))
     return {
-        "low": round(math.exp(diff - quantile * se), INTERVAL_DECIMALS),
-        "high": round(math.exp(diff + quantile * se), INTERVAL_DECIMALS),
+        "low": round(ratio * math.exp(-quantile * se), INTERVAL_DECIMALS),
+        "high": round(ratio * math.exp(quantile * se), INTERVAL_DECIMALS),
         "method": "per-second samples" if per_second else "repeats",
         "n_base": n_b,
         "n_other": n_o,

@@ -144,10 +144,14 @@ def _python_cells(probe_runs: list[dict], metric: str) -> list[tuple[str, str | 
     )
     cells = []
     for base_step, step in zip(base["steps"], tuned["steps"], strict=False):
-        ratio = round(value_of(step) / value_of(base_step), RATIO_DECIMALS)
+        exact = value_of(step) / value_of(base_step)
         interval = _stats.ratio_interval(
-            kept_series(base, base_step, series), kept_series(tuned, step, series), per_second=True
+            kept_series(base, base_step, series),
+            kept_series(tuned, step, series),
+            exact,
+            per_second=True,
         )
+        ratio = round(exact, RATIO_DECIMALS)
         shown = f"{interval['low']:.2f}\u2013{interval['high']:.2f}*"
         cells.append((_stats.verdict(ratio, interval, higher_is_better), shown))
     return cells

@@ -18,11 +18,11 @@ def workloads(committed_runs) -> dict[str, dict]:
     return {workload["name"]: workload for workload in summary["workloads"]}
 
 
-def cells_of(workload: dict, variant: str) -> list[dict]:
+def cells_of(workload: dict, variant: str, metrics: tuple[str, ...] = ("tps", "latency")) -> list:
     return [
         cell
-        for table in workload["metrics"].values()
-        for row in table["rows"]
+        for metric in metrics
+        for row in workload["metrics"][metric]["rows"]
         for cell in row["cells"]
         if cell["variant"] == variant
     ]
@@ -36,8 +36,12 @@ def test_the_a_a_pair_colours_nothing(workloads):
 
 
 def test_sync_binlog_1_on_update_nokey_is_coloured_with_its_interval(workloads):
-    cells = cells_of(workloads["update-nokey"], "binlog-sync1")
-    assert cells and all(cell["verdict"] == "worse" for cell in cells)
-    for cell in cells:
+    tps = cells_of(workloads["update-nokey"], "binlog-sync1", ("tps",))
+    assert tps and all(cell["verdict"] == "worse" for cell in tps)
+    for cell in tps:
         interval = cell["interval"]
         assert interval["method"] == "repeats" and not interval["low"] <= 1 <= interval["high"]
+    # p95 doubles too, but binlog-off's own p95 moved 0.45-0.78 ms over the passes at 2 threads:
+    # a cell may stay within noise, never read better or same
+    latency = cells_of(workloads["update-nokey"], "binlog-sync1", ("latency",))
+    assert {cell["verdict"] for cell in latency} <= {"worse", "noise"}

@@ -92,11 +92,13 @@ def test_the_summaries_give_the_generator_s_per_second_interval(probe):
         pairs = zip(base["steps"], tuned["steps"], strict=False)  # tuned has no 16 threads
         for step, (base_step, tuned_step) in enumerate(pairs):
             summaries = (by_id[run["id"]]["seconds"][step][column] for run in probe)
-            interval = _stats.summary_interval(*summaries, per_second=True)
+            ratio = metric.value_of(tuned_step) / metric.value_of(base_step)
+            interval = _stats.summary_interval(*summaries, ratio, per_second=True)
             assert interval is not None
             assert interval == _stats.ratio_interval(
                 kept_series(base, base_step, metric.series),
                 kept_series(tuned, tuned_step, metric.series),
+                ratio,
                 per_second=True,
             )
 

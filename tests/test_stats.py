@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import statistics
 
 import pytest
 
@@ -35,7 +36,8 @@ def test_flat_series_is_steady_and_a_ramp_is_not():
 def test_identical_distributions_are_within_noise():
     base = noisy(1000, 30, 0.15, seed=3)
     other = noisy(1000, 30, 0.15, seed=4)
-    interval = _stats.ratio_interval(base, other, per_second=True)
+    ratio = statistics.fmean(other) / statistics.fmean(base)
+    interval = _stats.ratio_interval(base, other, ratio, per_second=True)
     assert interval["low"] < 1 < interval["high"] and interval["method"] == "per-second samples"
     # a ratio outside the band that the noise cannot rule out is not coloured
     assert _stats.verdict(1.06, interval, higher_is_better=True) == "noise"
@@ -44,7 +46,7 @@ def test_identical_distributions_are_within_noise():
 def test_a_twenty_percent_shift_with_low_noise_is_coloured():
     base = [1000.0, 1010.0, 990.0]
     other = [800.0, 805.0, 795.0]
-    interval = _stats.ratio_interval(base, other, per_second=False)
+    interval = _stats.ratio_interval(base, other, 0.8, per_second=False)
     assert interval["high"] < 0.85 and interval["method"] == "repeats"
     assert interval["low"] == pytest.approx(0.77, abs=0.02)
     assert _stats.verdict(0.8, interval, higher_is_better=True) == "worse"
@@ -53,11 +55,22 @@ def test_a_twenty_percent_shift_with_low_noise_is_coloured():
 
 
 def test_two_repeats_that_disagree_make_wide_intervals():
-    interval = _stats.ratio_interval([1000.0, 1300.0], [900.0, 1200.0], per_second=False)
+    interval = _stats.ratio_interval([1000.0, 1300.0], [900.0, 1200.0], 0.91, per_second=False)
     assert interval["low"] < 0.5 and interval["high"] > 1.5
-    assert _stats.ratio_interval([1000.0], [900.0, 950.0], per_second=False) is None
-    exact = _stats.ratio_interval([100.0, 100.0], [50.0, 50.0], per_second=False)
+    assert _stats.ratio_interval([1000.0], [900.0, 950.0], 0.92, per_second=False) is None
+    exact = _stats.ratio_interval([100.0, 100.0], [50.0, 50.0], 0.5, per_second=False)
     assert exact["low"] == exact["high"] == 0.5
+
+
+def test_the_interval_holds_the_ratio_it_qualifies():
+    # A series with a dip: its geometric mean sits well below its arithmetic mean, which is
+    # what a step's total rate is; the interval is centred on the ratio the page shows.
+    base = [1000.0] * 20
+    other = [1000.0] * 18 + [10.0, 10.0]
+    shown = statistics.fmean(other) / statistics.fmean(base)  # 0.901
+    interval = _stats.ratio_interval(base, other, shown, per_second=True)
+    assert interval["low"] < shown < interval["high"]
+    assert interval["low"] * interval["high"] == pytest.approx(shown**2, rel=1e-3)
 
 
 def test_client_load_against_the_cpus_it_may_use():

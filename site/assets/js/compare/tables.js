@@ -52,7 +52,8 @@ function ratioGrid(index, series, base, metric) {
     const values = valuesByThreads(index, run, metric);
     const summaries = summariesByThreads(index, run, metric);
     return threadLevels(index, series).map((threads) => {
-      const interval = run === base.run ? null : summaryInterval(baseSummaries.get(threads), summaries.get(threads), index.ratio.interval);
+      const ratio = values.get(threads) / baseValues.get(threads);
+      const interval = run === base.run ? null : summaryInterval(baseSummaries.get(threads), summaries.get(threads), ratio, index.ratio.interval);
       return {
         threads,
         value: values.get(threads),
