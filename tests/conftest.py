@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import signal
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 DATA_DIR = REPO / "data"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def ctrl_c_reaches_the_code_under_test():
+    """A shell starts background jobs with SIGINT ignored, and an ignored signal stays ignored
+    across exec: `make test &` would fail every Ctrl-C test. A Python handler is reset to the
+    default in each child at exec, so the harness processes under test get Ctrl-C again."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="session")
