@@ -1,6 +1,7 @@
 // The /browse/ filters: one <select> per field of the generated index, the list redrawn on every
 // change, and the choices kept in the URL's query so a filtered list can be linked.
 import * as params from '@params';
+import { fetchJson } from './dom.js';
 
 // Rows drawn at most: ten thousand table rows make a slow page and nobody reads them.
 const MAX_ROWS = 500;
@@ -74,9 +75,7 @@ function saveToUrl() {
 }
 
 async function main() {
-  const response = await fetch(params.index);
-  if (!response.ok) throw new Error(`${params.index}: HTTP ${response.status}`);
-  const { runs, campaigns } = await response.json();
+  const { runs, campaigns } = await fetchJson(params.index);
   fillSelects(runs, campaigns);
   for (const [name, value] of new URLSearchParams(location.search)) {
     const select = form.elements[name];

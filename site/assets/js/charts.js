@@ -1,6 +1,7 @@
 // Draws every [data-plotly-src] placeholder when it nears the viewport. plotly.js (1.2 MB) is
 // fetched once, on the first chart that becomes visible, so pages stay light until scrolled to.
 import * as params from '@params';
+import { fetchJson } from './dom.js';
 import { attachDrilldown } from './drilldown.js';
 import { loadPlotly, plot } from './plot.js';
 
@@ -8,15 +9,9 @@ const DRILLDOWN = { plotlySrc: params.plotly, runsBase: params.runs, families: p
 
 const VIEWPORT_MARGIN = '300px 0px';
 
-async function fetchFigure(url) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  return response.json();
-}
-
 async function draw(el) {
   // Both downloads at once: plotly.js is only fetched the first time.
-  const [figure] = await Promise.all([fetchFigure(el.dataset.plotlySrc), loadPlotly(params.plotly)]);
+  const [figure] = await Promise.all([fetchJson(el.dataset.plotlySrc), loadPlotly(params.plotly)]);
   const filename = el.dataset.plotlySrc.split('/').slice(-2).join('-').replace(/\.json$/, '');
   await plot(params.plotly, el, figure.data, figure.layout, filename);
   attachDrilldown(el, el.closest('figure') ?? el, DRILLDOWN);

@@ -8,23 +8,13 @@ import { compareFigures } from './compare/figures.js';
 import { queryOf, readState } from './compare/state.js';
 import { seriesOf, selectedRuns, threadLevels, workloadsOf } from './compare/selection.js';
 import { heatmap, ratioTable, valuesTable } from './compare/tables.js';
-import { attachDrilldown } from './drilldown.js';
+import { fetchJson } from './dom.js';
+import { attachDrilldown, fetchRun } from './drilldown.js';
 import { plot } from './plot.js';
 
 const LISTED_RUNS = 200; // the picker lists at most this many matches of the filter
 const DRILLDOWN = { plotlySrc: params.plotly, runsBase: params.runs, families: params.families };
 const $ = (id) => document.getElementById(id);
-const runDocs = new Map();
-
-function fetchRunDoc(id) {
-  if (!runDocs.has(id)) {
-    runDocs.set(id, fetch(`${params.runs}${id}/run.json`).then((response) => {
-      if (!response.ok) throw new Error(`run ${id}: HTTP ${response.status}`);
-      return response.json();
-    }));
-  }
-  return runDocs.get(id);
-}
 
 function setOptions(select, entries, chosen) {
   select.replaceChildren(...entries.map(([value, text]) => new Option(text, value, false, value === chosen)));
@@ -128,7 +118,7 @@ function makeView(index) {
         attachDrilldown(el, el.closest('figure'), DRILLDOWN);
       }
     }
-    const docs = await Promise.all(series.map(({ run }) => fetchRunDoc(run.id)));
+    const docs = await Promise.all(series.map(({ run }) => fetchRun(params.runs, run.id)));
     if (mine === drawing) drawConfig(index, series, docs);
   }
 
@@ -160,9 +150,7 @@ function fail(error) {
 }
 
 async function main() {
-  const response = await fetch(params.index);
-  if (!response.ok) throw new Error(`${params.index}: HTTP ${response.status}`);
-  const index = await response.json();
+  const index = await fetchJson(params.index);
   setOptions($('compare-campaign'), [['', '(pick runs below)'], ...index.campaigns.map((c) => [c.id, c.title])], '');
   setOptions($('compare-metric'), Object.entries(index.metrics).map(([name, info]) => [name, info.label]), '');
   await makeView(index)();

@@ -2,29 +2,17 @@
 // per-second series (TPS, p95 latency, and the monitoring families the run sampled), read from
 // the run's published run.json. A point says what it stands for in its customdata:
 // [threads, run id, run id ...] (several runs when it is the median of repeats).
+import { element, fetchJson } from './dom.js';
 import { plot } from './plot.js';
 
 const PLOT_HEIGHT = 260; // px: several series charts stack under the clicked one
 const runDocs = new Map();
 
-function fetchRun(runsBase, id) {
-  if (!runDocs.has(id)) {
-    runDocs.set(
-      id,
-      fetch(`${runsBase}${id}/run.json`).then((response) => {
-        if (!response.ok) throw new Error(`run ${id}: HTTP ${response.status}`);
-        return response.json();
-      }),
-    );
-  }
+// A run's published run.json, fetched once per page (the compare page's config diff and the
+// drill-down share it).
+export function fetchRun(runsBase, id) {
+  if (!runDocs.has(id)) runDocs.set(id, fetchJson(`${runsBase}${id}/run.json`));
   return runDocs.get(id);
-}
-
-function element(tag, attributes = {}, text = '') {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  if (text) el.textContent = text;
-  return el;
 }
 
 // [title, unit, [[metric, values]]] per monitoring family present in the step; metrics named

@@ -1,6 +1,7 @@
 // Effective configuration diff of the runs on screen, by the rules generator/_config.py
 // applies to campaign pages (the index carries them as data), rendered with the markup of
 // layouts/_partials/config/diff.html.
+import { element } from '../dom.js';
 
 function variableOf(option, variables, prefixes) {
   let name = option;
@@ -55,13 +56,6 @@ export function configDiff(docs, labels, rules) {
     .filter((title) => byGroup.has(title))
     .map((title) => ({ title, instance: title === rules.instance_group, rows: byGroup.get(title) }));
   return { labels, groups };
-}
-
-function element(tag, attributes = {}, text = '') {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  if (text) el.textContent = text;
-  return el;
 }
 
 function cellOf(cell) {

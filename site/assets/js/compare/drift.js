@@ -1,7 +1,7 @@
 // Environment drift among the runs on screen: the fields of generator/_drift.py on which they
 // differ (index.drift: the field labels, the distinct environments; run.environment points into
 // them), worded as the campaign pages' banner (layouts/_partials/disclosure/campaign.html).
-import { element } from './tables.js';
+import { element } from '../dom.js';
 
 // [{what, values: [{value, runs}]}]: per differing field, each value (in order of first
 // appearance) and how many of the runs had it.

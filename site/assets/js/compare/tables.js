@@ -1,19 +1,13 @@
 // The compare page's tables: values by threads (under each chart), ratios to the base by
 // threads (as the campaign pages show them, each with its interval), and the series x threads
 // heatmap.
+import { element } from '../dom.js';
 import { summaryInterval } from './interval.js';
 import { ratioCell, roundRatio } from './ratio.js';
 import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
 // Cells are coloured up to this share of the verdict colour; at a ratio of 2 (or 0.5) or beyond.
 const HEAT_MAX_MIX = 45;
-
-export function element(tag, attributes = {}, text = '') {
-  const el = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, value);
-  if (text) el.textContent = text;
-  return el;
-}
 
 // As layouts/_partials/helpers/num.html: thousands separators, 2 decimals, ".00" dropped.
 export function formatNumber(value) {
