@@ -6,6 +6,7 @@ warm-up cut and the steps that failed the steady-state or client-load tests."""
 from __future__ import annotations
 
 from generator import _stats
+from generator._compare import latest_by_variant
 from generator._memory import memory_fit
 
 
@@ -55,10 +56,9 @@ def campaign_disclosure(
 ) -> dict:
     """Per variant its non-default options (any of its runs: they share the my.cnf), and per
     run that has flagged steps, which ones; trust: step trust by run id."""
-    by_variant = {}
-    for variant in variants:
-        mine = [run for run in runs if run["variant"] == variant]
-        by_variant[variant] = non_defaults(max(mine, key=lambda run: run["started_at"]))
+    # the run the config diff shows for the variant, so both describe the same one
+    latest = latest_by_variant(runs)
+    by_variant = {variant: non_defaults(latest[variant]) for variant in variants}
     names = sorted({entry["name"] for entries in by_variant.values() for entry in entries or []})
     flagged = []
     for run in sorted(runs, key=lambda run: run["id"]):

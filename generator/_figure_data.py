@@ -15,7 +15,6 @@ import json
 from generator._svg import axis_title, figure_svg
 
 FIGURES_PREFIX = "assets/figures/"
-DOWNLOAD_KINDS = ("csv", "json", "svg")
 
 
 def _range_bounds(trace: dict) -> tuple[list | None, list | None]:

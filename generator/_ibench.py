@@ -281,7 +281,9 @@ def campaign_report(runs: list[dict]) -> dict | None:
                     s for s in steps if any("background" in x for x in found[(variants[0], s)])
                 ],
                 "runs": {v: pass_list(by_variant[v]) for v in variants},
-                "step_tables": {v: run_report(counted[v][-1])["rows"] for v in variants},
+                "step_tables": {
+                    v: [step_row(s) for s in counted[v][-1]["steps"]] for v in variants
+                },
             }
         )
     return {"workloads": workloads}
