@@ -15,14 +15,12 @@ Medians of --repeat visits are printed; nothing is asserted. Figures describe th
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import re
 import shutil
 import statistics
+import sys
 import tempfile
-import threading
 from pathlib import Path
 
 from committed_data import committed_data
@@ -33,9 +31,9 @@ from generator._hugo import overlay_mounts, run_build
 from generator._load import load_runs
 
 REPO = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]  # fmt: skip
+sys.path.insert(0, str(REPO / "tests"))
+from headless import launch, served  # the tests' browser and server
+
 READER_VIEWPORT = {"width": 1100, "height": 900}
 CHART_HEIGHT_PX = 700  # a chart, its caption and its folded table, to size the tall viewport
 # Records, per chart, when Plotly first put its SVG in the page (ms since navigation start).
@@ -46,11 +44,6 @@ new MutationObserver(() => {
   while (window.__drawn.length < done) window.__drawn.push(performance.now());
 }).observe(document, { childList: true, subtree: true });
 """
-
-
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 def build(root: Path, charts: int) -> tuple[Path, str]:
@@ -97,19 +90,14 @@ def main() -> None:
         )
         first_figure = re.search(r'<figure class="chart" id="([^"]+)"', articles[0].read_text())
         article = "/" + articles[0].parent.relative_to(public).as_posix() + "/#" + first_figure[1]
-        handler = functools.partial(_Quiet, directory=str(public))
-        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        base = f"http://127.0.0.1:{server.server_address[1]}"
         tall = {"width": 1100, "height": CHART_HEIGHT_PX * args.charts}
         first, every = [], []
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        with served(public) as base, sync_playwright() as playwright:
+            browser = launch(playwright)
             for _ in range(args.repeat):
                 first.append(drawn_times(browser, base + article, READER_VIEWPORT, 1)[0])
                 every.append(drawn_times(browser, base + many, tall, args.charts)[-1])
             browser.close()
-        server.shutdown()
         print(f"first chart drawn on {article}: median {statistics.median(first):.0f} ms "
               f"(all {', '.join(f'{t:.0f}' for t in first)})")  # fmt: skip
         print(f"all {args.charts} charts drawn on one page: median {statistics.median(every):.0f} ms "

@@ -11,6 +11,7 @@ build_dir/
   data/ibench/<run>.json                                Insert Benchmark report of a run page
   data/monitor/<run>.json                               per-step averages under the monitor charts
   data/runfacts/<run>.json                              buffer pool fit, the runs of its cell, step trust
+  data/schemadoc/campaign.json, run.json                the guide's key tables, from the JSON Schemas
   static/runs/<run>/run.json, my.cnf                    stable download URLs
   static/<owner>/<fig>.csv, .json, .svg                 each figure's data and static drawing
 """
@@ -34,6 +35,7 @@ from generator._memory import memory_fit
 from generator._monitor import family_rules, monitor_figures, step_averages
 from generator._repeats import cell_key, group_by_cell, pass_list
 from generator._run_tables import run_tables
+from generator._schema_doc import schema_docs
 from generator._trust import run_trust
 
 OWNED_SUBDIRS = ("assets", "data", "static")
@@ -44,7 +46,7 @@ def _json_bytes(value: object) -> bytes:
 
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
-    """Relative path -> content of every generated file (reads nothing but the run files)."""
+    """Relative path -> content of every generated file (reads the run files and the schemas)."""
     runs = [run for _, run in run_files]
     files: dict[str, bytes] = {
         # Fetched whole by the compare page: no indentation.
@@ -58,6 +60,8 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             browse_index(runs), ensure_ascii=False, separators=(",", ":")
         ).encode(),
     }
+    for name, doc in schema_docs().items():
+        files[f"data/schemadoc/{name}.json"] = _json_bytes(doc)
     cells = group_by_cell(runs)
     trust = {run["id"]: run_trust(run) for run in runs}  # every step's fit, computed once
     for path, run in run_files:

@@ -3,9 +3,6 @@ plus the two hand-made runs of tests/compare_runs.py (whose numbers the assertio
 
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
 
@@ -26,8 +23,9 @@ from compare_runs import (
     drifted_runs,
     run_id,
 )
+from headless import served
 from repeated_runs import write_runs
-from test_browser_site import CHART_TIMEOUT_MS, _QuietHandler, browser  # noqa: F401
+from test_browser_site import CHART_TIMEOUT_MS, browser  # noqa: F401
 
 import contract
 import generator
@@ -56,12 +54,8 @@ def compare_site(tmp_path_factory, probe_runs):
     write_runs([*probe_runs, *drifted_runs(probe_runs)], root / "data")
     public = root / "public"
     generator.build_site([REPO / "data", root / "data"], root / "build", public, base_url="/")
-    handler = functools.partial(_QuietHandler, directory=str(public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(public) as url:
+        yield url
 
 
 @pytest.fixture

@@ -5,52 +5,28 @@ Needs /usr/bin/chromium (override with MYBENCH_CHROMIUM); the test fails when it
 
 from __future__ import annotations
 
-import functools
-import http.server
-import os
-import threading
 from pathlib import Path
 
 import pytest
+from headless import launch, served
 from playwright.sync_api import sync_playwright
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = os.environ.get("MYBENCH_CHROMIUM", "/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    # Without these, Chromium keeps dialling Google services on a closed network.
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 CHART_TIMEOUT_MS = 20_000
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        pass
 
 
 @pytest.fixture(scope="module")
 def site_url(built_site):
     _, public = built_site
-    handler = functools.partial(_QuietHandler, directory=str(public))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    with served(public) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
 def browser():
-    assert Path(CHROMIUM).is_file(), f"{CHROMIUM} missing: install Debian's chromium"
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = launch(playwright)
         yield browser
         browser.close()
 
@@ -94,6 +70,8 @@ def test_pages_render_every_chart(built_site, site_url, browser, tmp_path_factor
         )
         page.goto(site_url + path, wait_until="load")
         placeholders = page.locator("[data-plotly-src]")
+        if kind == "article":
+            assert placeholders.count() > 0, f"{path}: an article without a chart"
         for index in range(placeholders.count()):
             chart = placeholders.nth(index)
             chart.scroll_into_view_if_needed()
