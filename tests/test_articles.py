@@ -95,3 +95,13 @@ def test_typed_figure_check_catches_what_it_should():
     )
     found = [match.group(0) for match in TYPED_FIGURE.finditer(prose)]
     assert found == ["0.47", "12 %", "1,234", "2\u00d7"]
+
+
+def test_readme_links_and_picture_exist():
+    readme = POSTS.parents[1] / "README.md"
+    targets = re.findall(r"\]\(([^)#]+)\)", readme.read_text())
+    assert "docs/article.png" in targets, "the README shows an article page"
+    missing = [target for target in targets if not (readme.parent / target).exists()]
+    assert not missing, (
+        f"README links to missing files: {missing} (make screenshot draws the picture)"
+    )
