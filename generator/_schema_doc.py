@@ -13,6 +13,7 @@ from contract._validate import SCHEMA_PATH as RUN_SCHEMA_PATH
 CAMPAIGN_SCHEMA_PATH = Path(__file__).resolve().parents[1] / "harness" / "campaign.schema.json"
 SCHEMAS = {"campaign": CAMPAIGN_SCHEMA_PATH, "run": RUN_SCHEMA_PATH}
 BRANCHES = ("allOf", "anyOf", "oneOf", "then", "else")  # where else a key can be declared
+LONG_ENUM = 4  # beyond this many values, the type column says "string" and the values go below
 
 
 def _resolve(node: dict, root: dict) -> dict:
@@ -31,6 +32,8 @@ def _type_of(node: dict) -> str:
     if "const" in node:
         return json.dumps(node["const"])
     if "enum" in node:
+        if len(node["enum"]) > LONG_ENUM:
+            return "string"
         return " | ".join(json.dumps(value) for value in node["enum"])
     kinds = node.get("type")
     if isinstance(kinds, list):
@@ -101,6 +104,7 @@ def _rows(
                 "type": _type_of(node),
                 "required": required,
                 "description": node.get("description", ""),
+                "values": node["enum"] if len(node.get("enum", [])) > LONG_ENUM else [],
                 "when": when,
             }
         )
