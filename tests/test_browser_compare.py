@@ -335,7 +335,14 @@ def test_run_campaign_and_article_pages_link_to_their_compare_view(compare_site,
     page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
     assert _query(page.url)["workload"] == "point-select"
     page.goto(f"{compare_site}/posts/")
-    page.locator(".page-list a").first.click()
+    articles = page.eval_on_selector_all(".page-list a", "links => links.map(a => a.href)")
+    linked = [
+        url
+        for url in articles
+        if page.goto(url) and page.locator("text=Compare these runs").count()
+    ]
+    assert linked, "no article links to its compare view"
+    page.goto(linked[0])
     page.click("text=Compare these runs")
     page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
     assert _query(page.url)["campaign"]
