@@ -4,7 +4,7 @@
 
 Builds the site from data/ and content/ into .scratch/screenshot/, serves it on localhost, opens
 the article in headless Debian Chromium, waits until the charts in view have drawn and writes
-docs/article.png (the top of the page: title, tl;dr, the first chart).
+docs/article.png (the top of the page: title, tl;dr, setup and the first chart).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests"))
 from headless import launch, served  # the tests' browser and server
 
-VIEWPORT = {"width": 1200, "height": 1500}
+VIEWPORT = {"width": 1200, "height": 2150}
 CHART_TIMEOUT_MS = 30_000
 
 
