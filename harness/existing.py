@@ -434,10 +434,16 @@ class ExistingServer:
             return str(exc.args[-1]) if exc.args else type(exc).__name__
         return None
 
-    def alive(self) -> bool:
-        if self._pid is not None and not psutil.pid_exists(self._pid):
-            return False
-        return self._unreachable() is None
+    def alive(self, grace: float = 0.0) -> bool:
+        """False once the server is gone or stops answering; `grace` keeps asking that long."""
+        deadline = time.monotonic() + grace
+        while self._pid is None or psutil.pid_exists(self._pid):
+            if self._unreachable() is not None:
+                return False
+            if time.monotonic() >= deadline:
+                return True
+            time.sleep(0.5)
+        return False
 
     def check_alive(self) -> None:
         if not self.alive():

@@ -50,6 +50,8 @@ from harness.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.sysbench_output import RunReport, parse_run
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
+# after a failed call, how long a dying server may take to be reaped before "it is alive"
+FAILURE_GRACE_S = 5.0
 
 
 def _git(*args: str) -> str | None:
@@ -407,7 +409,7 @@ class CampaignRun:
             return dataset.load(box, group[0], calls, self.progress.on_note)
         except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
             reason = f"loading the data failed: {exc}"
-            if not box.alive():
+            if not box.alive(grace=FAILURE_GRACE_S):
                 reason = f"the server went away while loading: {box.exit_summary()}"
         except UserError as exc:  # a short load: the numbers would mean nothing
             reason = str(exc)
@@ -611,7 +613,7 @@ class WorkloadRun:
             pymysql.err.MySQLError,
             IbenchError,
         ) as exc:
-            if not self.server.alive():
+            if not self.server.alive(grace=FAILURE_GRACE_S):
                 self.mark(f"server exited during the run: {self.server.exit_summary()}")
                 return True
             self.mark(str(exc))

@@ -291,8 +291,16 @@ class Sandbox:
             raise ServerGoneError(f"{self.server_name} is not running")
         return self._process.pid
 
-    def alive(self) -> bool:
-        return self._process is not None and self._process.poll() is None
+    def alive(self, grace: float = 0.0) -> bool:
+        """False once the server process has exited; `grace` waits that long for one on its way
+        out (a client sees a killed server's sockets close before the process can be reaped)."""
+        if self._process is None:
+            return False
+        try:
+            self._process.wait(timeout=grace)
+        except subprocess.TimeoutExpired:
+            return True
+        return False
 
     def check_alive(self) -> None:
         if not self.alive():
