@@ -268,6 +268,8 @@ def test_the_config_diff_lists_exactly_the_differing_options(compare_site, page,
         "#compare-config tr:has(code:text-is('innodb_buffer_pool_size')) .src-cnf", "title"
     )
     assert source == "innodb_buffer_pool_size = 1G"
+    assert page.locator("#compare-config details.instance-config td code").count() > 0
+    assert page.locator("#compare-config details.instance-config .src").count() == 0
     page.click("#compare-mycnf summary")
     assert page.locator("#compare-mycnf-files pre").count() == len(probe_runs)
 

@@ -58,7 +58,13 @@ export function configDiff(docs, labels, rules) {
   return { labels, groups };
 }
 
-function cellOf(cell) {
+// Rows that differ by instance carry no source mark (see layouts/_partials/config/cell.html).
+function cellOf(cell, instance) {
+  if (instance && cell.value !== null) {
+    const td = element('td');
+    td.append(element('code', {}, cell.value));
+    return td;
+  }
   const src = (kind, title) => element('span', { class: `src src-${kind}`, ...(title ? { title } : {}) }, kind === 'cnf' ? 'my.cnf' : 'default');
   if (cell.value !== null) {
     const td = element('td', { class: cell.cnf ? 'cnf' : 'default' });
@@ -89,7 +95,7 @@ function table(labels, groups) {
       const tr = body.insertRow();
       const name = element('th', { scope: 'row' });
       name.append(element('code', {}, row.name));
-      tr.append(name, ...row.cells.map(cellOf));
+      tr.append(name, ...row.cells.map((cell) => cellOf(cell, group.instance)));
     }
   }
   return out;
@@ -109,7 +115,8 @@ export function renderDiff(diff) {
     element('span', { class: 'src src-cnf' }, 'my.cnf'),
     ' marks a value the my.cnf set (hover for its line), ',
     element('span', { class: 'src src-default' }, 'default'),
-    ' one the server chose itself; — means the server has no such variable.',
+    ' one the server chose itself; — means the server has no such variable.'
+      + ' Values that differ by instance carry no mark: the harness places each sandbox and the server derives the rest.',
   );
   parts.push(legend);
   return parts;
