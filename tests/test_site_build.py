@@ -127,7 +127,9 @@ def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_r
     assert run["reproduce"]["harness_command"].split()[0] in html
     assert "relative to" in html
     # Per-instance values (ports, paths) carry no "my.cnf"/"default" mark: the harness set them.
-    instance = re.search(r'<details class="instance-config">.*?</details>', html, re.DOTALL).group()
+    instance = re.search(
+        r'<details class="instance-config">.*?</details>', html, re.DOTALL
+    ).group()
     assert "<code>" in instance and "src-" not in instance
     # Pages without charts ship no chart loader.
     assert "js/charts." not in (public / "posts" / "index.html").read_text()
