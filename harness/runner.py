@@ -660,7 +660,7 @@ class WorkloadRun:
 
     def _post_write(self) -> None:
         self.owner.progress.on_note(f"{self.variant} / {self.workload.label}: post-write")
-        self.document["reproduce"]["commands"] += postwrite.post_write(
+        self.calls.commands += postwrite.post_write(  # after the sweep's, as they ran
             self.server.connect,
             products.binlog_reset_statement(self.server.release),
             self.workload.tables,

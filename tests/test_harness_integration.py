@@ -540,6 +540,9 @@ def test_every_preset_test_runs_in_the_references_order(tmp_path):
     purposes = [c["purpose"] for c in by_test["read-write_range=100"]["reproduce"]["commands"]]
     assert "post-write: refresh statistics" in purposes
     assert "post-write: drop the binary log" in purposes
+    measured = [i for i, purpose in enumerate(purposes) if purpose.startswith("measure at")]
+    post_write = [i for i, purpose in enumerate(purposes) if purpose.startswith("post-write")]
+    assert max(measured) < min(post_write)  # listed in the order they ran
     # each project Lua test had its query plan checked before it was measured
     for test in suites.CALLAGHAN:
         if project_lua.is_project_test(test.script):

@@ -6,6 +6,7 @@ import copy
 import json
 import re
 import shutil
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from suite_runs import CAMPAIGN, callaghan_campaign, suite_run, template_run
 
 import generator
 from generator import _stats
+from generator._build import generate
 from generator._hugo import hugo_binary, overlay_mounts, run_build
 from generator._memory import TIMES
 
@@ -88,16 +90,28 @@ def test_the_same_run_in_two_data_dirs_is_a_problem(tmp_path, committed_runs):
     assert not (tmp_path / "pub").exists()
 
 
-def _build_with_article(tmp_path: Path, body: str, extra_data: Path | None = None) -> Path:
-    """Build the repo's data (plus extra_data) and one extra article (in a copy of content/);
-    returns public/."""
-    data_dirs = [REPO / "data", *([extra_data] if extra_data else [])]
+def _data_of(tmp_path: Path, run_files: list, keep: Callable[[dict], bool]) -> Path:
+    """A data dir holding the committed runs that keep() accepts."""
+    runs_dir = tmp_path / "data" / "runs"
+    runs_dir.mkdir(parents=True)
+    for run_file in run_files:
+        if keep(run_file.doc):
+            shutil.copy(run_file.path, runs_dir)
+    return runs_dir.parent
+
+
+def _build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path:
+    """Build data_dirs with one probe article as the only post (in a copy of content/: the
+    committed articles need all of data/, a build several times longer); returns public/."""
     content = tmp_path / "content"
     shutil.copytree(REPO / "content", content)
+    for post in (content / "posts").iterdir():
+        if post.is_dir():
+            shutil.rmtree(post)
     article = content / "posts" / "probe" / "index.md"
     article.parent.mkdir(parents=True)
     article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
-    generator.build_site(data_dirs, tmp_path / "build", tmp_path / "unused")
+    generate(data_dirs, tmp_path / "build")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount
         for mount in overlay_mounts(data_dirs, tmp_path / "build")
@@ -111,6 +125,7 @@ def _build_with_article(tmp_path: Path, body: str, extra_data: Path | None = Non
 def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_runs):
     run = committed_runs[0].doc
     campaign, workload = run["campaign"]["id"], run["workload"]["name"]
+    data = _data_of(tmp_path, committed_runs, lambda other: other["campaign"]["id"] == campaign)
     public = _build_with_article(
         tmp_path,
         f"""{{{{< chart run="{run["id"]}" fig="tps" >}}}}
@@ -119,6 +134,7 @@ def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_r
 {{{{< configdiff campaign="{campaign}" >}}}}
 {{{{< mycnf run="{run["id"]}" >}}}}
 {{{{< repro run="{run["id"]}" >}}}}""",
+        [data],
     )
     html = (public / "posts" / "probe" / "index.html").read_text()
     assert html.count("data-plotly-src=") == 2
@@ -135,15 +151,18 @@ def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_r
     assert "js/charts." not in (public / "posts" / "index.html").read_text()
 
 
-def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch):
+def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch, committed_runs):
     monkeypatch.setenv("HUGO_TITLE", "inherited HUGO_ variables are stripped")
+    one_run = committed_runs[0].doc["id"]
+    data = _data_of(tmp_path, committed_runs, lambda run: run["id"] == one_run)
+    public = _build_with_article(tmp_path / "ok", "No shortcode here.", [data])
+    assert "inherited" not in (public / "index.html").read_text()
     with pytest.raises(generator.HugoError) as raised:
-        _build_with_article(tmp_path, '{{< chart run="no-such-run" fig="tps" >}}')
+        _build_with_article(tmp_path, '{{< chart run="no-such-run" fig="tps" >}}', [data])
     message = str(raised.value)
     assert "\n" not in message
     assert 'no run "no-such-run"' in message
     assert "probe/index.md:5" in message
-    assert "inherited" not in (tmp_path / "unused" / "index.html").read_text()
 
 
 def test_internal_links_resolve(built_site):
@@ -286,7 +305,7 @@ def suite_site(tmp_path_factory, committed_runs) -> tuple[Path, Path]:
 {{{{< suite campaign="{DIMITRI_CAMPAIGN}" table="peak" >}}}}
 
 {{{{< suite campaign="{DIMITRI_CAMPAIGN}" table="absolute" threads="2" >}}}}""",
-        root / "data",
+        [root / "data"],
     )
     return public, root / "data"
 
@@ -381,7 +400,7 @@ def test_the_suite_shortcode_embeds_a_table_in_an_article(suite_site):
 def test_a_bad_suite_shortcode_fails_the_build(tmp_path, suite_site, shortcode, message):
     _, suite_data = suite_site
     with pytest.raises(generator.HugoError) as raised:
-        _build_with_article(tmp_path, f"{{{{< suite {shortcode} >}}}}", suite_data)
+        _build_with_article(tmp_path, f"{{{{< suite {shortcode} >}}}}", [suite_data])
     assert message in str(raised.value)
     assert "probe/index.md:5" in str(raised.value)
 

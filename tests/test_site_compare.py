@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from test_site_build import _build_with_article
+from test_site_build import _build_with_article, _data_of
 
 import generator
 
@@ -15,10 +15,12 @@ pytestmark = pytest.mark.site
 
 def test_the_compare_shortcode_links_to_a_view_of_runs(tmp_path, committed_runs):
     first, second = (run for _, run in committed_runs[:2])
+    data = _data_of(tmp_path, committed_runs, lambda run: run["id"] in (first["id"], second["id"]))
     public = _build_with_article(
         tmp_path,
         f'{{{{< compare runs="{first["id"]}, {second["id"]}" base="{first["variant"]}" '
         f'metric="p95" scale="log" text="Both runs" >}}}}',
+        [data],
     )
     html = (public / "posts" / "probe" / "index.html").read_text()
     href = html.split('<p class="compare-link"><a href="', 1)[1].split('"', 1)[0]
@@ -40,8 +42,10 @@ def test_the_compare_shortcode_links_to_a_view_of_runs(tmp_path, committed_runs)
         ("", "compare: give campaign="),
     ],
 )
-def test_a_bad_compare_shortcode_fails_the_build(tmp_path, shortcode, message):
+def test_a_bad_compare_shortcode_fails_the_build(tmp_path, shortcode, message, committed_runs):
+    one_run = committed_runs[0].doc["id"]
+    data = _data_of(tmp_path, committed_runs, lambda run: run["id"] == one_run)
     with pytest.raises(generator.HugoError) as raised:
-        _build_with_article(tmp_path, f"{{{{< compare {shortcode} >}}}}")
+        _build_with_article(tmp_path, f"{{{{< compare {shortcode} >}}}}", [data])
     assert message in str(raised.value)
     assert "probe/index.md:5" in str(raised.value)
