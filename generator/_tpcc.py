@@ -65,9 +65,8 @@ def tpcc_report(runs: list[dict]) -> dict | None:
                 "trx_level": shape["trx_level"],
                 "items_rule": shape["items_rule"],
                 "checks": _checks(runs_of_line),
-                # commits per minute: whole numbers, as tpmC is quoted
                 "tpmc_like": [
-                    {"threads": level, "median": round(stats["median"])}
+                    {"threads": level, "median": round(stats["median"], 1)}
                     for level, stats in sorted(tpmc.items())
                 ],
             }

@@ -100,6 +100,12 @@ def _data_of(tmp_path: Path, run_files: list, keep: Callable[[dict], bool]) -> P
     return runs_dir.parent
 
 
+def _one_run_data(tmp_path: Path, run_files: list) -> Path:
+    """A data dir with one committed run: enough for a probe whose own shortcode must fail."""
+    first = run_files[0].doc["id"]
+    return _data_of(tmp_path, run_files, lambda run: run["id"] == first)
+
+
 def _build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path:
     """Build data_dirs with one probe article as the only post (in a copy of content/: the
     committed articles need all of data/, a build several times longer); returns public/."""
@@ -153,8 +159,7 @@ def test_shortcodes_embed_runs_and_campaigns_in_an_article(tmp_path, committed_r
 
 def test_a_bad_shortcode_fails_with_hugo_s_one_line_cause(tmp_path, monkeypatch, committed_runs):
     monkeypatch.setenv("HUGO_TITLE", "inherited HUGO_ variables are stripped")
-    one_run = committed_runs[0].doc["id"]
-    data = _data_of(tmp_path, committed_runs, lambda run: run["id"] == one_run)
+    data = _one_run_data(tmp_path, committed_runs)
     public = _build_with_article(tmp_path / "ok", "No shortcode here.", [data])
     assert "inherited" not in (public / "index.html").read_text()
     with pytest.raises(generator.HugoError) as raised:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from test_site_build import _build_with_article, _data_of
+from test_site_build import _build_with_article, _data_of, _one_run_data
 
 import generator
 
@@ -43,8 +43,7 @@ def test_the_compare_shortcode_links_to_a_view_of_runs(tmp_path, committed_runs)
     ],
 )
 def test_a_bad_compare_shortcode_fails_the_build(tmp_path, shortcode, message, committed_runs):
-    one_run = committed_runs[0].doc["id"]
-    data = _data_of(tmp_path, committed_runs, lambda run: run["id"] == one_run)
+    data = _one_run_data(tmp_path, committed_runs)
     with pytest.raises(generator.HugoError) as raised:
         _build_with_article(tmp_path, f"{{{{< compare {shortcode} >}}}}", [data])
     assert message in str(raised.value)
