@@ -31,8 +31,8 @@ from generator._hugo import overlay_mounts, run_build
 from generator._load import load_runs
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-from headless import launch, served  # the tests' browser and server
+sys.path.insert(0, str(REPO))
+from tests.helpers.headless import launch, served  # the tests' browser and server
 
 READER_VIEWPORT = {"width": 1100, "height": 900}
 CHART_HEIGHT_PX = 700  # a chart, its caption and its folded table, to size the tall viewport

@@ -21,7 +21,7 @@ def _threads_axis(threads: list[int]) -> dict:
 
 def _figure(traces: list[dict], x_axis: dict, y_title: str) -> go.Figure:
     # Unvalidated: plotly.py's checks were two thirds of the generator's time per run; the
-    # test suite validates every generated figure instead (tests/test_generator_figure_data.py).
+    # test suite validates every generated figure instead (tests/generator/test_figure_data.py).
     return go.Figure(
         data=traces,
         layout={

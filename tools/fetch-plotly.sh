@@ -2,7 +2,7 @@
 # Vendor plotly.js's basic bundle (scatter, bar, pie: every trace type the site draws) from the
 # npm registry into site/assets/vendor/, where it is committed so builds need no network.
 # The version must be the one plotly.py bundles: figures are checked against that schema
-# (tests/test_generator_figures.py compares the two).
+# (tests/generator/test_figures.py compares the two).
 # Usage: tools/fetch-plotly.sh [VERSION]   (default 4.1.1)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

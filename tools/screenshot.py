@@ -18,8 +18,8 @@ from playwright.sync_api import sync_playwright
 import generator
 
 REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "tests"))
-from headless import launch, served  # the tests' browser and server
+sys.path.insert(0, str(REPO))
+from tests.helpers.headless import launch, served  # the tests' browser and server
 
 VIEWPORT = {"width": 1200, "height": 2150}
 CHART_TIMEOUT_MS = 30_000

@@ -1,0 +1,348 @@
+"""The compare page and the point drill-down in headless Debian Chromium, on the committed data
+plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the assertions restate)."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+import contract
+import generator
+from generator import _stats
+from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
+from generator._compare_index import COMPARE_METRICS
+from generator._config import INSTANCE_GROUP, config_diff
+from generator._monitor import FAMILIES
+from generator._trust import kept_series
+from tests.helpers.compare_runs import (
+    BASE,
+    CAMPAIGN,
+    DIFF_ROWS,
+    DRIFT_CAMPAIGN,
+    DRIFT_KERNEL,
+    INSTANCE_ROWS,
+    P95_RATIOS,
+    THREADS,
+    TPS_RATIOS,
+    TPS_VERDICTS,
+    TUNED,
+    compare_runs,
+    drifted_runs,
+    run_id,
+)
+from tests.helpers.headless import CHART_TIMEOUT_MS, served
+from tests.helpers.paths import REPO
+from tests.helpers.repeated_runs import write_runs
+
+pytestmark = pytest.mark.browser
+
+VIEW = f"/compare/?campaign={CAMPAIGN}"
+
+
+@pytest.fixture(scope="module")
+def probe_runs(committed_runs) -> list[dict]:
+    return compare_runs([run for _, run in committed_runs])
+
+
+@pytest.fixture(scope="module")
+def compare_site(tmp_path_factory, probe_runs):
+    """The site of the committed data and the probe campaign, served on localhost: its URL."""
+    root = tmp_path_factory.mktemp("compare")
+    write_runs([*probe_runs, *drifted_runs(probe_runs)], root / "data")
+    public = root / "public"
+    generator.build_site([REPO / "data", root / "data"], root / "build", public, base_url="/")
+    with served(public) as url:
+        yield url
+
+
+@pytest.fixture
+def page(browser):
+    """A page in a fresh browser context that fails the test on any console or page error."""
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    assert not errors
+
+
+def _open(page, url: str) -> None:
+    page.goto(url)
+    page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
+    page.locator("#compare-throughput .main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
+
+
+def _rows(page, selector: str) -> list[list[str]]:
+    """Each cell's text; a ratio cell's without its interval (see _intervals)."""
+    return page.eval_on_selector(
+        selector,
+        """t => [...t.rows].map(r => [...r.cells].map(c => {
+             const shown = c.cloneNode(true);
+             shown.querySelector('.interval')?.remove();
+             return shown.textContent.replace(/\\s+/g, ' ').trim();
+           }))""",
+    )
+
+
+def _intervals(page, selector: str) -> list[list[str | None]]:
+    """Each body cell's interval text, None where it has none."""
+    return page.eval_on_selector(
+        selector,
+        """t => [...t.tBodies[0].rows].map(r => [...r.cells].map(c =>
+             c.querySelector('.interval')?.textContent ?? null))""",
+    )
+
+
+def _classes(page, selector: str) -> list[list[str]]:
+    return page.eval_on_selector(
+        selector, "t => [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.className))"
+    )
+
+
+def _query(url: str) -> dict[str, str]:
+    return {key: values[0] for key, values in parse_qs(urlparse(url).query).items()}
+
+
+def test_ratio_table_and_heatmap_equal_the_hand_computed_ratios(compare_site, page):
+    _open(page, compare_site + VIEW)
+    assert _rows(page, "#compare-ratio-table") == [
+        ["threads", f"{BASE} (base)", TUNED],
+        *[
+            [str(threads), "1.00", ratio]
+            for threads, ratio in zip(THREADS, TPS_RATIOS, strict=True)
+        ],
+    ]
+    assert [row[2] for row in _classes(page, "#compare-ratio-table")] == TPS_VERDICTS
+    assert _rows(page, "#compare-heatmap-table") == [
+        ["run", *map(str, THREADS)],
+        [f"{BASE} (base)", *["1.00"] * len(THREADS)],
+        [TUNED, *TPS_RATIOS],
+    ]
+    assert _classes(page, "#compare-heatmap-table")[1][1:] == TPS_VERDICTS
+    _open(page, compare_site + VIEW + "&metric=p95")
+    assert [row[2] for row in _rows(page, "#compare-ratio-table")[1:]] == P95_RATIOS
+
+
+def _python_cells(probe_runs: list[dict], metric: str) -> list[tuple[str, str | None]]:
+    """Per thread level of tuned ÷ base: the verdict and the interval as the page prints them,
+    by generator/_stats.py from the two runs' kept per-second samples."""
+    base, tuned = probe_runs
+    value_of, higher_is_better, series = (
+        getattr(COMPARE_METRICS[metric], field)
+        for field in ("value_of", "higher_is_better", "series")
+    )
+    cells = []
+    for base_step, step in zip(base["steps"], tuned["steps"], strict=False):
+        exact = value_of(step) / value_of(base_step)
+        interval = _stats.ratio_interval(
+            kept_series(base, base_step, series),
+            kept_series(tuned, step, series),
+            exact,
+            per_second=True,
+        )
+        ratio = round(exact, RATIO_DECIMALS)
+        shown = f"{interval['low']:.2f}\u2013{interval['high']:.2f}*"
+        cells.append((_stats.verdict(ratio, interval, higher_is_better), shown))
+    return cells
+
+
+@pytest.mark.parametrize("metric", ["tps", "p95"])
+def test_intervals_and_verdicts_equal_the_generator_s(compare_site, page, probe_runs, metric):
+    _open(page, f"{compare_site}{VIEW}&metric={metric}")
+    expected = _python_cells(probe_runs, metric)
+    verdicts = {verdict for verdict, _ in expected}
+    assert "noise" in verdicts and verdicts & {"better", "worse"}  # the fixture has both kinds
+    for table in ("#compare-ratio-table", "#compare-heatmap-table"):
+        classes, intervals = _classes(page, table), _intervals(page, table)
+        if table == "#compare-heatmap-table":  # a row per run: tuned's, without the header cell
+            shown = list(zip(classes[1][1:], intervals[1][1:], strict=True))
+            assert intervals[0][1:] == [None] * len(THREADS)  # the base's own cells
+        else:  # a row per thread level: tuned is the third column
+            shown = [
+                (row[2], interval[2]) for row, interval in zip(classes, intervals, strict=True)
+            ]
+            assert [interval[1] for interval in intervals] == [None] * len(THREADS)
+        assert shown[: len(expected)] == expected
+        assert shown[len(expected) :] == [("missing", None)]
+    heat = page.eval_on_selector_all(
+        "#compare-heatmap-table td.noise",
+        "tds => tds.map(td => td.style.getPropertyValue('--heat'))",
+    )
+    assert heat == [""]  # within noise: no colour
+    marker = page.text_content("#compare-ratio-table td.noise .marker [aria-hidden]")
+    assert marker.strip() == VERDICT_MARKERS["noise"]
+    legend = page.text_content("#compare-legend")
+    assert "understates the noise between runs" in legend
+    band = round(_stats.BAND * 100)
+    assert f"{VERDICT_MARKERS['noise']} marks a change beyond ±{band} %" in legend
+
+
+def test_a_drift_banner_lists_what_differs_between_the_runs_on_screen(compare_site, page):
+    _open(page, f"{compare_site}/compare/?campaign={DRIFT_CAMPAIGN}")
+    banner = page.locator("#compare-drift .banner-drift")
+    assert banner.count() == 1
+    assert "The compared runs differ in their environment" in banner.inner_text()
+    (item,) = banner.locator("li").all_inner_texts()
+    assert item.startswith("kernel: ") and item.endswith(f"; {DRIFT_KERNEL} (1 run)")
+    _open(page, compare_site + VIEW)
+    assert page.locator("#compare-drift").inner_html() == ""
+
+
+def test_a_pasted_url_restores_the_view_in_a_new_browser_context(compare_site, browser, page):
+    _open(page, compare_site + VIEW)
+    page.select_option("#compare-base", TUNED)
+    page.select_option("#compare-metric", "p95")
+    page.select_option("#compare-scale", "log")
+    page.wait_for_function("() => location.search.includes('scale=log')")
+    page.wait_for_function(
+        "() => document.getElementById('compare-throughput')._fullLayout.yaxis.type === 'log'"
+    )
+    pasted = page.url
+    shown = _rows(page, "#compare-ratio-table")
+
+    context = browser.new_context()
+    fresh = context.new_page()
+    _open(fresh, pasted)
+    assert (
+        _query(fresh.url)
+        == _query(pasted)
+        == {
+            "campaign": CAMPAIGN,
+            "workload": "point-select",
+            "base": TUNED,
+            "metric": "p95",
+            "scale": "log",
+        }
+    )
+    for control, value in (("base", TUNED), ("metric", "p95"), ("scale", "log")):
+        assert fresh.input_value(f"#compare-{control}") == value
+    assert _rows(fresh, "#compare-ratio-table") == shown
+    assert _rows(fresh, "#compare-heatmap-table")[2][0] == f"{TUNED} (base)"
+    axis = fresh.eval_on_selector("#compare-latency", "el => el._fullLayout.yaxis.type")
+    assert axis == "log"
+    context.close()
+
+
+def test_changing_the_base_changes_the_url_and_the_table(compare_site, page):
+    _open(page, compare_site + VIEW)
+    assert _query(page.url)["base"] == BASE
+    page.select_option("#compare-base", TUNED)
+    page.wait_for_function("() => location.search.includes('base=tuned')")
+    header = _rows(page, "#compare-ratio-table")[0]
+    assert header == ["threads", BASE, f"{TUNED} (base)"]
+    # base ÷ tuned at 1 thread: 1000 / 1040.
+    assert _rows(page, "#compare-ratio-table")[1] == ["1", "0.96", "1.00"]
+
+
+def test_the_config_diff_lists_exactly_the_differing_options(compare_site, page, probe_runs):
+    _open(page, compare_site + VIEW)
+    page.locator("#compare-config table.configdiff").first.wait_for(timeout=CHART_TIMEOUT_MS)
+    tables = page.locator("#compare-config table.configdiff")
+    shown = page.eval_on_selector_all(
+        "#compare-config table.configdiff",
+        """tables => tables.map(t => [...t.tBodies].map(b => [...b.rows].map(r =>
+             r.classList.contains('group') ? '# ' + r.textContent.trim()
+                                           : r.cells[0].textContent.trim())))""",
+    )
+    assert tables.count() == 2  # the differences, then the collapsed instance group
+    expected = [[f"# {title}", *names] for title, names in DIFF_ROWS.items()]
+    assert shown == [expected, [INSTANCE_ROWS]]
+    # The same rows as the campaign page's diff, which the generator computes.
+    diff = config_diff(probe_runs, [BASE, TUNED])
+    assert [[f"# {g['title']}", *(r["name"] for r in g["rows"])] for g in diff["groups"]] == [
+        *expected,
+        [f"# {INSTANCE_GROUP}", *INSTANCE_ROWS],
+    ]
+    buffer_pool = _rows(page, "#compare-config table.configdiff")[2]
+    assert buffer_pool == [
+        "innodb_buffer_pool_size",
+        "134217728 default",
+        "1073741824 my.cnf",
+    ]
+    source = page.get_attribute(
+        "#compare-config tr:has(code:text-is('innodb_buffer_pool_size')) .src-cnf", "title"
+    )
+    assert source == "innodb_buffer_pool_size = 1G"
+    assert page.locator("#compare-config details.instance-config td code").count() > 0
+    assert page.locator("#compare-config details.instance-config .src").count() == 0
+    page.click("#compare-mycnf summary")
+    assert page.locator("#compare-mycnf-files pre").count() == len(probe_runs)
+
+
+def _click_point(page, chart: str, trace: int, point: int) -> None:
+    """A real mouse click on the marker of a drawn chart."""
+    marker = page.locator(f"{chart} .scatterlayer .trace").nth(trace).locator(".points path")
+    box = marker.nth(point).bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.click(x, y)
+
+
+def _opened_series(page, probe_run: dict, threads: int) -> None:
+    panel = page.locator(".drilldown")
+    panel.locator(".js-plotly-plot").first.wait_for(timeout=CHART_TIMEOUT_MS)
+    assert f"at {threads} threads" in panel.locator("h3").inner_text()
+    assert probe_run["id"] in panel.locator(".meta").inner_text()
+    step = next(step for step in probe_run["steps"] if step["threads"] == threads)
+    page.wait_for_function(
+        "n => document.querySelectorAll('.drilldown .js-plotly-plot').length === n",
+        arg=2 + sum(1 for _ in _families(step)),
+    )
+    plots = page.eval_on_selector_all(
+        ".drilldown .js-plotly-plot", "ps => ps.map(p => [p.data[0].x.length, p.data[0].y])"
+    )
+    assert plots[0] == [len(step["series"]["t"]), step["series"]["tps"]]
+    assert plots[1] == [len(step["series"]["t"]), step["series"]["p95_ms"]]
+
+
+def _families(step: dict):
+    """The monitoring families the step sampled: a drill-down chart each."""
+    series = step["monitor"]["series"]
+    for _, _, metrics in FAMILIES.values():
+        if any(metric in series for metric in metrics):
+            yield metrics
+    if any(name.startswith(contract.INNODB_METRICS_PREFIX) for name in series):
+        yield "sampled"
+
+
+def test_clicking_a_point_opens_its_per_second_series(compare_site, page, probe_runs):
+    _open(page, compare_site + VIEW)
+    _click_point(page, "#compare-throughput", trace=1, point=1)
+    _opened_series(page, probe_runs[1], THREADS[1])
+    page.click(".drilldown-close")
+    assert page.locator(".drilldown").count() == 0
+
+
+def test_clicking_a_point_of_a_run_page_chart_opens_its_series(compare_site, page, probe_runs):
+    page.goto(f"{compare_site}/runs/{run_id(BASE)}/")
+    tps = '[data-plotly-src$="/tps.json"]'
+    page.locator(tps).scroll_into_view_if_needed()
+    page.locator(f"{tps} .main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
+    _click_point(page, tps, trace=0, point=2)
+    _opened_series(page, probe_runs[0], THREADS[2])
+
+
+def test_run_campaign_and_article_pages_link_to_their_compare_view(compare_site, page):
+    page.goto(f"{compare_site}/campaigns/{CAMPAIGN}/")
+    page.click("text=Compare these runs")
+    page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
+    assert _query(page.url)["campaign"] == CAMPAIGN
+    page.goto(f"{compare_site}/runs/{run_id(TUNED)}/")
+    page.click("text=Compare with the other variants of its campaign")
+    page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
+    assert _query(page.url)["workload"] == "point-select"
+    page.goto(f"{compare_site}/posts/")
+    articles = page.eval_on_selector_all(".page-list a", "links => links.map(a => a.href)")
+    linked = [
+        url
+        for url in articles
+        if page.goto(url) and page.locator("text=Compare these runs").count()
+    ]
+    assert linked, "no article links to its compare view"
+    page.goto(linked[0])
+    page.click("text=Compare these runs")
+    page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
+    assert _query(page.url)["campaign"]

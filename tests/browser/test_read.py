@@ -1,0 +1,182 @@
+"""Reading the site in headless Debian Chromium: the /browse/ filters, dark mode reaching the
+charts, figure downloads checked against the run document, keyboard reach and the no-JS drawing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from generator._browse import browse_index
+from tests.helpers.headless import CHART_TIMEOUT_MS
+
+pytestmark = pytest.mark.browser
+# The Chromium and the localhost server of the site smoke test, one of each for this module.
+
+LIGHT_FG, DARK_FG = "rgb(26, 26, 26)", "rgb(221, 221, 221)"  # --fg in site.css
+# Tab presses allowed to reach the theme toggle: title, the nav links, then the toggle.
+TABS_TO_TOGGLE = 8
+
+
+@pytest.fixture(scope="module")
+def index(committed_runs) -> dict:
+    return browse_index([doc for _, doc in committed_runs])
+
+
+def _rows(page) -> list[str]:
+    """The run ids listed, from their links."""
+    return page.eval_on_selector_all(
+        "#browse-results tbody a[href^='/runs/']",
+        "links => links.map(a => a.getAttribute('href').split('/')[2])",
+    )
+
+
+def _watch_errors(page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return errors
+
+
+def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
+    page = browser.new_page()
+    errors = _watch_errors(page)
+    page.goto(site_url + "/browse/")
+    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    assert _rows(page) == [run["id"] for run in index["runs"]]
+
+    page.select_option("select[name=workload]", "point-select")
+    expected = [r["id"] for r in index["runs"] if r["workload"] == "point-select"]
+    assert 0 < len(expected) < len(index["runs"])
+    assert _rows(page) == expected
+    assert page.text_content("#browse-count").startswith(f"{len(expected)} of ")
+
+    page.select_option("select[name=option]", "sync_binlog=1")
+    both = [r for r in index["runs"] if r["workload"] == "point-select"]
+    expected = [r["id"] for r in both if "sync_binlog=1" in r["options"]]
+    assert expected and _rows(page) == expected
+    assert "workload=point-select" in page.url and "option=sync_binlog%3D1" in page.url
+
+    # The URL alone restores the view.
+    linked = browser.new_page()
+    linked.goto(page.url)
+    linked.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    assert _rows(linked) == expected
+    assert linked.input_value("select[name=workload]") == "point-select"
+    linked.close()
+
+    page.click("button[type=reset]")
+    page.wait_for_function(
+        f"document.querySelectorAll('#browse-results tbody tr').length == {len(index['runs'])}"
+    )
+    assert "?" not in page.url
+    assert not errors
+    page.close()
+
+
+def _first_chart(page, path: str):
+    page.goto(path)
+    chart = page.locator("[data-plotly-src]").first
+    chart.scroll_into_view_if_needed()
+    chart.locator(".main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
+    return chart
+
+
+def _chart_fg(chart) -> str:
+    return chart.evaluate("el => el._fullLayout.font.color")
+
+
+def test_dark_mode_follows_the_system_and_the_toggle(site_url, browser, committed_runs):
+    run_id = committed_runs[0].doc["id"]
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    errors = _watch_errors(page)
+    chart = _first_chart(page, f"{site_url}/runs/{run_id}/")
+    assert _chart_fg(chart) == LIGHT_FG
+
+    page.emulate_media(color_scheme="dark")
+    page.wait_for_function(
+        f"document.querySelector('.js-plotly-plot')._fullLayout.font.color === '{DARK_FG}'"
+    )
+    assert page.evaluate("getComputedStyle(document.body).color") == DARK_FG
+
+    toggle = page.locator("#theme-toggle")
+    assert toggle.is_visible() and toggle.text_content() == "Theme: system"
+    toggle.click()  # system -> dark: no change on a dark system
+    toggle.click()  # dark -> light
+    assert toggle.text_content() == "Theme: light"
+    assert _chart_fg(chart) == LIGHT_FG
+    assert page.evaluate("getComputedStyle(document.body).color") == LIGHT_FG
+
+    # The choice outlives the page.
+    chart = _first_chart(page, f"{site_url}/runs/{run_id}/")
+    assert _chart_fg(chart) == LIGHT_FG and toggle.text_content() == "Theme: light"
+    assert not errors
+    context.close()
+
+
+def _fetch(page, href: str) -> str:
+    return page.evaluate(
+        """async (href) => {
+            const response = await fetch(href);
+            if (!response.ok) throw new Error(`${href}: ${response.status}`);
+            return response.text();
+        }""",
+        href,
+    )
+
+
+def test_download_links_return_the_run_s_numbers(site_url, browser, committed_runs):
+    run = next(d for _, d in committed_runs if len(d["steps"]) > 1 and "tps" in d["steps"][0])
+    page = browser.new_page()
+    page.goto(f"{site_url}/runs/{run['id']}/")
+    figure = page.locator(f"figure#fig-runs-{run['id'].replace('.', '-')}-tps")
+    csv_href = figure.locator("a", has_text="CSV").get_attribute("href")
+    json_href = figure.locator("a", has_text="JSON").first.get_attribute("href")
+    rows = list(csv.DictReader(io.StringIO(_fetch(page, csv_href))))
+    assert [(int(r["threads"]), float(r["transactions per second"])) for r in rows] == [
+        (step["threads"], step["tps"]) for step in run["steps"]
+    ]
+    data = json.loads(_fetch(page, json_href))
+    assert data["traces"][0]["y"] == [step["tps"] for step in run["steps"]]
+    for name in ("run.json", "my.cnf"):
+        page.locator(f"a[href='/runs/{run['id']}/{name}']").first.wait_for()
+    assert json.loads(_fetch(page, f"/runs/{run['id']}/run.json")) == run
+    assert _fetch(page, f"/runs/{run['id']}/my.cnf") == run["server"]["my_cnf"]
+    permalink = figure.locator("a.permalink")
+    permalink.click()
+    assert page.url.endswith("#" + figure.get_attribute("id"))
+    page.close()
+
+
+def test_the_theme_toggle_and_filters_are_reached_by_keyboard(site_url, browser):
+    page = browser.new_page()
+    page.goto(site_url + "/browse/")
+    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    for _ in range(TABS_TO_TOGGLE):
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "theme-toggle":
+            break
+    assert page.evaluate("document.activeElement.id") == "theme-toggle"
+    page.keyboard.press("Enter")
+    assert page.text_content("#theme-toggle") == "Theme: dark"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.name") == "product"
+    page.close()
+
+
+def test_without_javascript_each_chart_is_its_drawing(site_url, browser, committed_runs):
+    run_id = committed_runs[0].doc["id"]
+    context = browser.new_context(java_script_enabled=False)
+    page = context.new_page()
+    page.goto(f"{site_url}/runs/{run_id}/")
+    drawing = page.locator(".chart-plot img").first
+    drawing.scroll_into_view_if_needed()
+    page.wait_for_function("document.querySelector('.chart-plot img').complete")
+    assert drawing.evaluate("img => img.naturalWidth") > 0
+    assert drawing.get_attribute("alt")
+    assert page.locator(".chart-plot img").count() == page.locator("[data-plotly-src]").count()
+    context.close()

@@ -1,0 +1,51 @@
+"""Small site builds for tests: a data dir of chosen committed runs, and a build whose only
+post is a probe article (the shortcode under test)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from generator._build import generate
+from generator._hugo import overlay_mounts, run_build
+from tests.helpers.paths import REPO
+
+
+def data_of(tmp_path: Path, run_files: list, keep: Callable[[dict], bool]) -> Path:
+    """A data dir holding the committed runs that keep() accepts."""
+    runs_dir = tmp_path / "data" / "runs"
+    runs_dir.mkdir(parents=True)
+    for run_file in run_files:
+        if keep(run_file.doc):
+            shutil.copy(run_file.path, runs_dir)
+    return runs_dir.parent
+
+
+def one_run_data(tmp_path: Path, run_files: list) -> Path:
+    """A data dir with one committed run: enough for a probe whose own shortcode must fail."""
+    first = run_files[0].doc["id"]
+    return data_of(tmp_path, run_files, lambda run: run["id"] == first)
+
+
+def build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path:
+    """Build data_dirs with one probe article as the only post (in a copy of content/: the
+    committed articles need all of data/, a build several times longer); returns public/."""
+    content = tmp_path / "content"
+    shutil.copytree(REPO / "content", content)
+    for post in (content / "posts").iterdir():
+        if post.is_dir():
+            shutil.rmtree(post)
+    article = content / "posts" / "probe" / "index.md"
+    article.parent.mkdir(parents=True)
+    article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
+    generate(data_dirs, tmp_path / "build")
+    mounts = [
+        {**mount, "source": str(content)} if mount["target"] == "content" else mount
+        for mount in overlay_mounts(data_dirs, tmp_path / "build")
+    ]
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(json.dumps({"module": {"mounts": mounts}}))
+    run_build(overlay, tmp_path / "public", "/")
+    return tmp_path / "public"

@@ -1,0 +1,106 @@
+"""The articles in content/posts/ as committed: every run and campaign they embed is in data/,
+their prose carries no typed result figures (those come from shortcodes), and each follows the
+seed posts' outline."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.helpers.paths import DATA_DIR, REPO
+
+POSTS = REPO / "content" / "posts"
+ARTICLES = sorted(POSTS.glob("*/index.md"))
+SHORTCODE = re.compile(r"\{\{<\s*(\w+)(.*?)>\}\}", re.DOTALL)
+PARAM = re.compile(r'(\w+)="([^"]*)"')
+# Figures a writer might type instead of taking them from the data: percentages, ratios with
+# two decimals, thousands-separated counts, multipliers. Configuration values (sync_binlog=1000,
+# 4 tables, MariaDB 10.11) do not look like these; the trust rules' own constants may be named.
+TYPED_FIGURE = re.compile(
+    r"(?<![\w.=/-])(\d+(\.\d+)?\s?%|\d\.\d\d(?!\.)\b|\d{1,3}(,\d{3})+\b|\d+(\.\d+)?\s?\u00d7)"
+)
+RULE_CONSTANTS = ("±5 %", "95 %")
+OUTLINE = ("## tl;dr", "## Reproduce")
+
+
+def _shortcodes(text: str) -> list[tuple[str, dict[str, str]]]:
+    return [(name, dict(PARAM.findall(params))) for name, params in SHORTCODE.findall(text)]
+
+
+def _prose(text: str) -> str:
+    """The article without front matter, fenced code, inline code and shortcodes."""
+    body = text.split("---", 2)[2] if text.startswith("---") else text
+    body = re.sub(r"```.*?```", "", body, flags=re.DOTALL)
+    body = SHORTCODE.sub("", body)
+    for constant in RULE_CONSTANTS:
+        body = body.replace(constant, "")
+    return re.sub(r"`[^`]*`", "", body)
+
+
+@pytest.fixture(scope="module")
+def known_ids(committed_runs) -> tuple[set[str], set[str]]:
+    runs = {run["id"] for _, run in committed_runs}
+    campaigns = {run["campaign"]["id"] for _, run in committed_runs}
+    return runs, campaigns
+
+
+def test_there_are_articles():
+    assert len(ARTICLES) >= 4, f"expected the four issue-9 articles in {POSTS}"
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_article_embeds_only_committed_runs(article, known_ids):
+    runs, campaigns = known_ids
+    text = article.read_text()
+    front_campaign = re.search(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE)
+    if front_campaign:
+        assert front_campaign.group(1) in campaigns, f"{article}: front matter campaign"
+    embedded = _shortcodes(text)
+    assert embedded, f"{article}: embeds no results"
+    for name, params in embedded:
+        ids = [params["run"]] if "run" in params else []
+        ids += [i for i in params.get("runs", "").split(",") if i]
+        for run_id in ids:
+            assert run_id in runs, f"{article}: {name} embeds run {run_id!r}, not in {DATA_DIR}"
+        if "campaign" in params:
+            assert params["campaign"] in campaigns, (
+                f"{article}: {name} embeds campaign {params['campaign']!r}, not in {DATA_DIR}"
+            )
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_article_prose_has_no_typed_figures(article):
+    typed = [match.group(0) for match in TYPED_FIGURE.finditer(_prose(article.read_text()))]
+    assert not typed, (
+        f"{article}: type these through {{{{< value >}}}} or {{{{< fact >}}}}: {typed}"
+    )
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_article_follows_the_outline(article):
+    text = article.read_text()
+    for heading in OUTLINE:
+        assert heading in text, f"{article}: missing {heading!r}"
+    names = {name for name, _ in _shortcodes(text)}
+    assert "mycnf" in names and "repro" in names, f"{article}: no full my.cnf or replay commands"
+
+
+def test_typed_figure_check_catches_what_it_should():
+    prose = _prose(
+        "---\ntitle: x\n---\nIt gets 0.47 of the base, 12 % less, 1,234 TPS, 2\u00d7 faster."
+        ' `0.99` and {{< value x="1" >}} are fine; so are 10.11.19, MariaDB 10.11,'
+        " sync_binlog=1000, 4 tables and the ±5 % rule with its 95 % interval.\n"
+    )
+    found = [match.group(0) for match in TYPED_FIGURE.finditer(prose)]
+    assert found == ["0.47", "12 %", "1,234", "2\u00d7"]
+
+
+def test_readme_links_and_picture_exist():
+    readme = POSTS.parents[1] / "README.md"
+    targets = re.findall(r"\]\(([^)#]+)\)", readme.read_text())
+    assert "docs/article.png" in targets, "the README shows an article page"
+    missing = [target for target in targets if not (readme.parent / target).exists()]
+    assert not missing, (
+        f"README links to missing files: {missing} (make screenshot draws the picture)"
+    )

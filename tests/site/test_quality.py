@@ -1,0 +1,207 @@
+"""The built site as a reader and a feed reader get it: no broken internal link (htmltest,
+pinned in tools/go.mod), HTML that parses without errors and with unique ids (html5lib), valid
+RSS, the data and drawing behind every figure, the browse index and the taxonomies.
+
+A missing Go toolchain fails these tests rather than skipping them (`make test` provides it).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import xml.etree.ElementTree as ET
+from email.utils import parsedate_to_datetime
+from html.parser import HTMLParser
+from pathlib import Path
+
+import html5lib
+import pytest
+
+from generator._browse import browse_index
+from tests.helpers.paths import TOOLS_DIR
+from tests.helpers.tools import GO_TOOL_TIMEOUT_S, required_tool
+
+pytestmark = pytest.mark.site
+
+FIGURE_SRC = re.compile(r'data-plotly-src="/figures/([^"]+)\.json"')
+TAXONOMIES = ("engines", "versions", "workloads", "hosts")
+
+
+def htmltest(public: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [required_tool("go"), "tool", "htmltest", "-c", "htmltest.yml", str(public)],
+        cwd=TOOLS_DIR,
+        capture_output=True,
+        text=True,
+        timeout=GO_TOOL_TIMEOUT_S,
+        check=False,
+    )
+
+
+def test_htmltest_finds_no_broken_link(built_site):
+    _, public = built_site
+    result = htmltest(public)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "documents" in result.stdout  # it did look at the pages
+
+
+def test_htmltest_reports_a_broken_link(tmp_path):
+    # Canary: if htmltest stopped checking internal links, the test above would pass on anything.
+    (tmp_path / "index.html").write_text(
+        '<!doctype html><html lang="en"><head><title>t</title></head>'
+        '<body><a href="/runs/no-such-run/">gone</a></body></html>'
+    )
+    result = htmltest(tmp_path)
+    assert result.returncode != 0
+    assert "no-such-run" in result.stdout
+
+
+class _Ids(HTMLParser):
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.ids: list[str] = []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.ids += [value for name, value in attrs if name == "id"]
+
+
+def html_problems(html: str) -> list[str]:
+    """Parse errors by the HTML standard's parsing rules, and ids used twice."""
+    parser = html5lib.HTMLParser(strict=False)
+    parser.parse(html)
+    problems = [f"line {line}: {code} {data or ''}" for (line, _), code, data in parser.errors]
+    ids = _Ids(html).ids
+    problems += [
+        f"id {name!r} used twice" for name in sorted({i for i in ids if ids.count(i) > 1})
+    ]
+    return problems
+
+
+def test_pages_parse_without_errors_and_ids_are_unique(built_site):
+    _, public = built_site
+    pages = sorted(public.rglob("*.html"))
+    assert pages
+    problems = {
+        page.relative_to(public).as_posix(): found
+        for page in pages
+        if (found := html_problems(page.read_text()))
+    }
+    assert not problems
+
+
+def test_the_html_check_sees_misnested_markup_and_twin_ids():
+    broken = '<!doctype html><html lang="en"><title>t</title><p id="a"><div id="a"></span></div>'
+    problems = html_problems(broken)
+    assert any("unexpected-end-tag" in problem for problem in problems), problems
+    assert "id 'a' used twice" in problems
+
+
+def _feed(path: Path) -> ET.Element:
+    channel = ET.parse(path).getroot().find("channel")
+    assert channel is not None, path
+    for field in ("title", "link", "description"):
+        assert channel.findtext(field), (path, field)
+    for item in channel.iter("item"):
+        for field in ("title", "link", "guid", "description"):
+            assert item.findtext(field), (path, field)
+        parsedate_to_datetime(item.findtext("pubDate"))  # RFC 822, or it raises
+    return channel
+
+
+def test_the_home_feed_carries_articles_with_their_figures(built_site):
+    _, public = built_site
+    channel = _feed(public / "index.xml")
+    items = channel.findall("item")
+    articles = sorted(public.glob("posts/*/index.html"))
+    assert len(items) == len(articles)
+    assert {item.findtext("link") for item in items} == {
+        "/" + page.parent.relative_to(public).as_posix() + "/" for page in articles
+    }
+    body = items[0].findtext("description")
+    assert "<noscript>" not in body
+    drawings = re.findall(r'<img src="/([^"]+\.svg)"', body)
+    assert drawings and all((public / drawing).is_file() for drawing in drawings)
+    for section in ("posts", "runs", "campaigns"):
+        _feed(public / section / "index.xml")
+
+
+def _figure_stems(public: Path) -> set[str]:
+    return {
+        stem
+        for page in public.rglob("index.html")
+        for stem in FIGURE_SRC.findall(page.read_text())
+    }
+
+
+def test_every_figure_links_its_data_and_drawing(built_site):
+    _, public = built_site
+    stems = _figure_stems(public)
+    assert any(stem.startswith("campaigns/") for stem in stems)
+    for stem in stems:
+        figure = json.loads((public / "figures" / f"{stem}.json").read_text())
+        data = json.loads((public / f"{stem}.json").read_text())
+        assert [t["y"] for t in data["traces"]] == [t["y"] for t in figure["data"]], stem
+        rows = list(csv.reader(io.StringIO((public / f"{stem}.csv").read_text())))
+        points = sum(
+            1
+            for t in figure["data"]
+            for x, y in zip(t["x"], t["y"], strict=True)
+            if None not in (x, y)
+        )
+        assert len(rows) == 1 + points, stem
+        svg = ET.parse(public / f"{stem}.svg").getroot()
+        assert svg.find("{http://www.w3.org/2000/svg}title") is not None, stem
+
+
+def test_a_run_s_downloads_hold_its_steps(built_site, committed_runs):
+    _, public = built_site
+    run = next(
+        doc for _, doc in committed_runs if len(doc["steps"]) > 1 and "tps" in doc["steps"][0]
+    )
+    base = public / "runs" / run["id"]
+    page = (base / "index.html").read_text()
+    for kind in ("csv", "json", "svg"):
+        assert f'href="/runs/{run["id"]}/tps.{kind}"' in page
+    assert f'id="fig-runs-{run["id"].replace(".", "-")}-tps"' in page
+    rows = list(csv.DictReader(io.StringIO((base / "latency.csv").read_text())))
+    assert [(row["trace"], int(row["threads"]), float(row["latency (ms)"])) for row in rows] == [
+        (name, step["threads"], step["latency_ms"][name])
+        for name in ("p95", "p99")
+        for step in run["steps"]
+    ]
+    data = json.loads((base / "tps.json").read_text())
+    assert data["x_title"] == "threads"
+    assert data["traces"][0]["x"] == [step["threads"] for step in run["steps"]]
+    assert data["traces"][0]["y"] == [step["tps"] for step in run["steps"]]
+
+
+def test_the_browse_index_lists_every_run_with_its_varied_options(built_site, committed_runs):
+    _, public = built_site
+    (published,) = public.glob("browse/index.*.json")
+    index = json.loads(published.read_text())
+    runs = [doc for _, doc in committed_runs]
+    assert index == browse_index(runs)
+    assert {record["id"] for record in index["runs"]} == {run["id"] for run in runs}
+    sync1 = next(r for r in index["runs"] if r["id"].endswith(".binlog-sync1.point-select"))
+    assert "sync_binlog=1" in sync1["options"]
+    assert not any(option.startswith("innodb_buffer_pool_size=") for option in sync1["options"])
+    html = (public / "browse" / "index.html").read_text()
+    for name in ("product", "version", "workload", "campaign", "host", "option"):
+        assert f'<select name="{name}">' in html
+    assert "js/browse." in html
+
+
+def test_taxonomies_list_their_terms(built_site, committed_runs):
+    _, public = built_site
+    for taxonomy in TAXONOMIES:
+        terms = sorted((public / taxonomy).glob("*/index.html"))
+        assert terms, taxonomy
+        listing = (public / taxonomy / "index.html").read_text()
+        for term in terms:
+            assert f'href="/{taxonomy}/{term.parent.name}/"' in listing
+    workloads = {doc["workload"]["name"] for _, doc in committed_runs}
+    assert workloads <= {term.name for term in (public / "workloads").iterdir() if term.is_dir()}
