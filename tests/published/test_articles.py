@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from generator._browse import PRODUCT_NAMES
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"
@@ -46,7 +47,24 @@ def known_ids(committed_runs) -> tuple[set[str], set[str]]:
 
 
 def test_there_are_articles():
-    assert len(ARTICLES) >= 4, f"expected the four issue-9 articles in {POSTS}"
+    assert len(ARTICLES) >= 4, f"expected the published articles in {POSTS}"
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_runs):
+    """A term page takes its title from the first page Hugo meets with the term: an article that
+    wrote "mariadb" where run pages write "MariaDB" made the title change between builds."""
+    products = {PRODUCT_NAMES[run["server"]["product"]] for _, run in committed_runs}
+    versions = {
+        f"{PRODUCT_NAMES[run['server']['product']]} {run['server']['version']}"
+        for _, run in committed_runs
+    }
+    text = article.read_text()
+    for taxonomy, spellings in (("engines", products), ("versions", versions)):
+        line = re.search(rf"^{taxonomy}:\s*\[(.*)\]\s*$", text, re.MULTILINE)
+        terms = [term.strip() for term in line.group(1).split(",")] if line else []
+        for term in terms:
+            assert term in spellings, f"{article}: {taxonomy} {term!r}, run pages say {spellings}"
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
