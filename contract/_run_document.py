@@ -11,8 +11,6 @@ metric) are `dict[str, ...]`. Numbers the schema calls "number" are `float` (a J
 such as 0 is an `int`, which a type checker accepts as a float).
 """
 
-from __future__ import annotations
-
 from typing import Literal, NotRequired, Required, TypedDict
 
 # $defs/series: one value per second of a step.
