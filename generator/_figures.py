@@ -6,10 +6,14 @@ only data, axis titles and the thread ticks: template="none" keeps every file a 
 
 from __future__ import annotations
 
+from typing import Any
+
 import plotly.graph_objects as go
 
+from contract import RunDocument
 
-def _threads_axis(threads: list[int]) -> dict:
+
+def _threads_axis(threads: list[int]) -> dict[str, Any]:
     # A log2 axis spaces 1, 2, 4 ... 1024 evenly; explicit ticks stop Plotly's "2, 5" minor labels.
     return {
         "title": {"text": "threads"},
@@ -19,7 +23,7 @@ def _threads_axis(threads: list[int]) -> dict:
     }
 
 
-def _figure(traces: list[dict], x_axis: dict, y_title: str) -> go.Figure:
+def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) -> go.Figure:
     # Unvalidated: plotly.py's checks were two thirds of the generator's time per run; the
     # test suite validates every generated figure instead (tests/generator/test_figure_data.py).
     return go.Figure(
@@ -38,8 +42,12 @@ def _threads_label(threads: int) -> str:
 
 
 def _line(
-    name: str, x: list, y: list, error_y: dict | None = None, run_ids: list[str] | None = None
-) -> dict:
+    name: str,
+    x: list,
+    y: list,
+    error_y: dict[str, Any] | None = None,
+    run_ids: list[str] | None = None,
+) -> dict[str, Any]:
     """A line through (x threads, y); with run_ids, each point names its step for the drill-down
     (js/drilldown.js reads customdata as [threads, run id ...])."""
     line = {"type": "scatter", "name": name, "x": list(x), "y": list(y), "mode": "lines+markers"}
@@ -50,7 +58,7 @@ def _line(
     return line
 
 
-def _repeat_range(cells: list[dict]) -> dict:
+def _repeat_range(cells: list[dict[str, Any]]) -> dict[str, Any]:
     """Error bars from each median down to the lowest and up to the highest repeat."""
     return {
         "type": "data",
@@ -60,7 +68,7 @@ def _repeat_range(cells: list[dict]) -> dict:
     }
 
 
-def _trust_marks(line: dict, trust: list[dict]) -> dict:
+def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str, Any]:
     """Unstable steps (generator/_stats.py) drawn as crosses with the reason on hover, so a
     chart does not present a drifting step as a clean point."""
     unstable = [entry["steady"] is False for entry in trust]
@@ -70,7 +78,9 @@ def _trust_marks(line: dict, trust: list[dict]) -> dict:
     return line
 
 
-def run_figures(run: dict, trust: list[dict] | None = None) -> dict[str, go.Figure]:
+def run_figures(
+    run: RunDocument, trust: list[dict[str, Any]] | None = None
+) -> dict[str, go.Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/_trust.py entries) marks unstable steps on the TPS curve."""
     steps = run["steps"]
@@ -105,7 +115,7 @@ def run_figures(run: dict, trust: list[dict] | None = None) -> dict[str, go.Figu
     }
 
 
-def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
+def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
     its repeats, with bars spanning their range when there are several. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""

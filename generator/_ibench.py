@@ -9,8 +9,11 @@ claims to: its cells are marked `sustained: false` and the templates grey them.
 
 from __future__ import annotations
 
+from typing import Any
+
 import plotly.graph_objects as go
 
+from contract import IbenchStep, RunDocument
 from generator import _stats
 from generator._compare import stat_cell, variant_order
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread
@@ -25,7 +28,7 @@ BUCKET_LABELS = {256: "≤256 µs", 1000: "≤1 ms", 4000: "≤4 ms", 16000: "�
                  16000000: "≤16 s"}  # fmt: skip
 
 
-def is_ibench(run: dict) -> bool:
+def is_ibench(run: RunDocument) -> bool:
     return run["workload"]["tool"] == TOOL
 
 
@@ -34,7 +37,7 @@ def figure_slug(step_name: str) -> str:
     return step_name.replace(".", "-")
 
 
-def headline(step: dict) -> tuple[float | None, str]:
+def headline(step: IbenchStep) -> tuple[float | None, str]:
     """The step's throughput in Callaghan's summary and its unit: rows inserted per second in
     l.i0/l.i1/l.i2, rows indexed per second in l.x, queries per second in the q steps."""
     kind = step["kind"]
@@ -47,13 +50,13 @@ def headline(step: dict) -> tuple[float | None, str]:
     return None, ""
 
 
-def sustained(step: dict) -> bool | None:
+def sustained(step: IbenchStep) -> bool | None:
     """None where the step has no background target (l.* steps)."""
     background = step.get("background")
     return None if background is None else background["target_sustained"]
 
 
-def step_row(step: dict) -> dict:
+def step_row(step: IbenchStep) -> dict[str, Any]:
     """One line of the step summary table."""
     per_op = step.get("per_op", {})
     worst_us = [step["response_time"][role]["max_us"] for role in step.get("response_time", {})]
@@ -81,7 +84,7 @@ def step_row(step: dict) -> dict:
     }
 
 
-def background_row(step: dict) -> dict:
+def background_row(step: IbenchStep) -> dict[str, Any]:
     """Target vs achieved background rate of one q step."""
     background = step["background"]
     return {
@@ -94,7 +97,7 @@ def background_row(step: dict) -> dict:
     }
 
 
-def histogram_rows(step: dict) -> list[dict]:
+def histogram_rows(step: IbenchStep) -> list[dict[str, Any]]:
     """Per role, the share of statements in each response-time bucket."""
     rows = []
     for role in ROLES:
@@ -113,7 +116,7 @@ def histogram_rows(step: dict) -> list[dict]:
     return rows
 
 
-def bucket_labels(step: dict) -> list[str]:
+def bucket_labels(step: IbenchStep) -> list[str]:
     """≤256 µs ... ≤16 s, then >16 s: the last count is what took longer than the last bound."""
     for histogram in step.get("response_time", {}).values():
         labels = [BUCKET_LABELS.get(b, f"≤{b} µs") for b in histogram["buckets_us"]]
@@ -121,7 +124,7 @@ def bucket_labels(step: dict) -> list[str]:
     return []
 
 
-def run_report(run: dict) -> dict:
+def run_report(run: RunDocument) -> dict[str, Any]:
     """What the run page's Insert Benchmark section shows (data/ibench/<run>.json)."""
     measured = [step for step in run["steps"] if step["kind"] != "flush"]
     return {
@@ -141,7 +144,7 @@ def run_report(run: dict) -> dict:
     }
 
 
-def run_figures(run: dict) -> dict[str, go.Figure]:
+def run_figures(run: RunDocument) -> dict[str, go.Figure]:
     """Per measured step: per-second rates over the max response time of each second
     (ibench-<step>), and the response-time histogram per role (ibench-hist-<step>)."""
     figures = {}
@@ -191,7 +194,7 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
     return figures
 
 
-def _step_names(runs: list[dict]) -> list[str]:
+def _step_names(runs: list[RunDocument]) -> list[str]:
     """Measured steps in run order, as they first appear across the runs."""
     names: list[str] = []
     for run in runs:
@@ -205,7 +208,7 @@ def _step_names(runs: list[dict]) -> list[str]:
 HEADLINE_SERIES = {"query": "queries_per_s", "load": "inserts_per_s", "write": "inserts_per_s"}
 
 
-def headline_stats(found: list[dict]) -> dict:
+def headline_stats(found: list[dict[str, Any]]) -> dict[str, Any]:
     """spread() of the steps' headline values, with their kept per-second samples pooled (the
     noise of a comparison without repeats, generator/_stats.py)."""
     stats = spread([value for value, _ in map(headline, found) if value is not None])
@@ -220,7 +223,9 @@ def headline_stats(found: list[dict]) -> dict:
     return stats
 
 
-def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
+def _cell(
+    variant: str, found: list[dict[str, Any]], base: dict[str, Any] | None
+) -> dict[str, Any]:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
     base (stat_cell; base: the base variant's headline_stats, None for the base itself),
     marked unsustained where any of those runs missed the background target."""
@@ -236,7 +241,7 @@ def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
     return cell
 
 
-def campaign_report(runs: list[dict]) -> dict | None:
+def campaign_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     """Callaghan's summary of the campaign's ibench workloads: per workload one row per variant
     and one cell per step (median of the counted runs, ratio to the base variant by
     generator/_compare.py's rule, unsustained flag, background target and achieved rate), and

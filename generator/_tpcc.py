@@ -8,13 +8,16 @@ builds what spans runs.
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
 from generator._compare import ratio_table
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
 REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<REPORT_NAME>/
 
 
-def shape_label(shape: dict) -> str:
+def shape_label(shape: dict[str, Any]) -> str:
     sets, scale = shape["table_sets"], shape["scale"]
     return (
         f"{sets} set{'s' if sets > 1 else ''} \N{MULTIPLICATION SIGN} {scale} warehouse{'s' if scale > 1 else ''}"
@@ -22,7 +25,7 @@ def shape_label(shape: dict) -> str:
     )
 
 
-def _checks(runs: list[dict]) -> dict:
+def _checks(runs: list[RunDocument]) -> dict[str, Any]:
     """Over the counted runs: did every check that ran pass, and which conditions failed."""
     failed, ran = set(), 0
     for run in runs:
@@ -37,7 +40,7 @@ def _order(condition: str) -> tuple[int, str]:
     return (int(condition), "") if condition.isdigit() else (10**6, condition)
 
 
-def tpcc_report(runs: list[dict]) -> dict | None:
+def tpcc_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     """None when no run of the campaign is a tpcc run."""
     cells = group_by_cell(run for run in runs if "tpcc" in run["workload"])
     if not cells:
