@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, Step
+from contract import RunDocument, Step, sysbench_steps
 from generator import _stats
 from generator._compare import (
     METRICS,
@@ -38,7 +38,7 @@ def _step_values(step: Step) -> list[float]:
     return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
 
 
-def _step_seconds(run: RunDocument, step: Step) -> list[list | None]:
+def _step_seconds(run: RunDocument, step: Step) -> list[list[float] | None]:
     """Per metric, in COMPARE_METRICS order: the log summary of its kept per-second samples."""
     return [
         _stats.log_summary(kept_series(run, step, metric.series))
@@ -46,7 +46,7 @@ def _step_seconds(run: RunDocument, step: Step) -> list[list | None]:
     ]
 
 
-def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[dict[str, Any]]]:
+def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
     by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
@@ -63,8 +63,8 @@ def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
         "workload": run["workload"]["name"],
         "server": f"{run['server']['product']} {run['server']['version']}",
         "status": run["status"],
-        "steps": [_step_values(step) for step in run["steps"]],
-        "seconds": [_step_seconds(run, step) for step in run["steps"]],
+        "steps": [_step_values(step) for step in sysbench_steps(run)],
+        "seconds": [_step_seconds(run, step) for step in sysbench_steps(run)],
         "environment": environment,
     }
 
@@ -88,7 +88,7 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
     for campaign_id, mine in sorted(_campaign_runs(runs).items()):
         variants = variant_order(mine)
 
-        def position(run: RunDocument, variants=variants) -> tuple:
+        def position(run: RunDocument, variants: list[str] = variants) -> tuple[int, str, int]:
             return (variants.index(run["variant"]), run["workload"]["name"], repeat_index(run))
 
         mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))

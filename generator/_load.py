@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import contract
 from generator._errors import InvalidData
@@ -11,7 +11,7 @@ from generator._errors import InvalidData
 
 class RunFile(NamedTuple):
     path: Path
-    doc: dict[str, Any]
+    doc: contract.RunDocument
 
 
 def load_runs(data_dirs: list[Path]) -> list[RunFile]:

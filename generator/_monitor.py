@@ -12,7 +12,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 import contract
-from contract import RunDocument, Step
+from contract import IbenchStep, RunDocument, Step
 
 # family -> (title, y-axis unit, metrics in the order they are drawn)
 FAMILIES: dict[str, tuple[str, str, list[str]]] = {
@@ -68,12 +68,12 @@ def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 
 
-def step_label(step: Step) -> str:
+def step_label(step: Step | IbenchStep) -> str:
     """A thread level (sysbench) or an Insert Benchmark step's name."""
     return f"{step['threads']} thr" if "threads" in step else step["step"]
 
 
-def monitored_steps(run: RunDocument) -> list[dict[str, Any]]:
+def monitored_steps(run: RunDocument) -> list[Step | IbenchStep]:
     return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
 
 

@@ -8,10 +8,10 @@ records the pass in run.repeat.index; a run without `repeat` is the only pass.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, Step, sysbench_steps
 
 
 def repeat_index(run: RunDocument) -> int:
@@ -22,22 +22,22 @@ def cell_key(run: RunDocument) -> tuple[str, str, str]:
     return run["campaign"]["id"], run["variant"], run["workload"]["name"]
 
 
-def group_by_cell(runs: list[RunDocument]) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
+def group_by_cell(runs: Iterable[RunDocument]) -> dict[tuple[str, str, str], list[RunDocument]]:
     """Runs by cell_key, each list in pass order (a re-run of a pass after its first attempt)."""
-    cells: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    cells: dict[tuple[str, str, str], list[RunDocument]] = {}
     for run in sorted(runs, key=lambda run: (repeat_index(run), run["started_at"], run["id"])):
         cells.setdefault(cell_key(run), []).append(run)
     return cells
 
 
-def counted_runs(cell: list[RunDocument]) -> list[dict[str, Any]]:
+def counted_runs(cell: list[RunDocument]) -> list[RunDocument]:
     """The runs a cell's numbers rest on: per pass its latest complete run, in pass order.
 
     `run --resume` re-runs an unfinished pass under a new id (.r2), hence "latest". Partial and
     failed runs stay out of the medians; a cell without any complete run falls back to its
     latest run, so an interrupted single-pass campaign still shows the steps that finished.
     """
-    complete: dict[int, dict[str, Any]] = {}
+    complete: dict[int, RunDocument] = {}
     for run in sorted(cell, key=lambda run: (run["started_at"], run["id"])):
         if run["status"] == "complete":
             complete[repeat_index(run)] = run
@@ -64,8 +64,8 @@ def pass_list(cell: list[RunDocument]) -> list[dict[str, Any]]:
 
 def spread_by_threads(
     runs: list[RunDocument],
-    value_of: Callable[[dict[str, Any]], float | None],
-    seconds_of: Callable[[dict[str, Any], dict[str, Any]], list[float]] | None = None,
+    value_of: Callable[[Step], float | None],
+    seconds_of: Callable[[RunDocument, Step], list[float]] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Per thread level: spread() of value_of(step) over the runs that reached it. A step where
     value_of is None (a counter the harness did not record) does not count. seconds_of(run,
@@ -73,7 +73,7 @@ def spread_by_threads(
     values: dict[int, list[float]] = {}
     seconds: dict[int, list[float]] = {}
     for run in runs:
-        for step in run["steps"]:
+        for step in sysbench_steps(run):
             value = value_of(step)
             if value is not None:
                 values.setdefault(step["threads"], []).append(value)

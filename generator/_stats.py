@@ -103,7 +103,7 @@ def _two_sided_p(t_value: float, df: float) -> float:
     return float(2 * scipy_stats.t.sf(abs(t_value), df))
 
 
-def log_summary(values: list[float]) -> list | None:
+def log_summary(values: list[float]) -> list[float] | None:
     """[n, variance] of the logarithms of the positive values: all an interval needs of one
     side's noise, the variance rounded to LOG_DIGITS significant digits so that the compare
     page, which gets these in its index, computes the same interval as the generator. None when
@@ -141,7 +141,7 @@ def ratio_interval(
 
 
 def summary_interval(
-    base: list | None, other: list | None, ratio: float, per_second: bool
+    base: list[float] | None, other: list[float] | None, ratio: float, per_second: bool
 ) -> dict[str, Any] | None:
     """ratio_interval from the two sides' log_summary (None: no interval). Welch's standard
     error of the difference of log means, centred on the ratio the page shows: the samples'

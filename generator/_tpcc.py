@@ -29,8 +29,9 @@ def _checks(runs: list[RunDocument]) -> dict[str, Any]:
     """Over the counted runs: did every check that ran pass, and which conditions failed."""
     failed, ran = set(), 0
     for run in runs:
-        for key in ("check_after_load", "check_after_run"):
-            if check := run["workload"]["tpcc"].get(key):
+        tpcc = run["workload"]["tpcc"]
+        for check in (tpcc.get("check_after_load"), tpcc.get("check_after_run")):
+            if check:
                 ran += 1
                 failed.update(check["failed"])
     return {"ran": ran, "passed": ran > 0 and not failed, "failed": sorted(failed, key=_order)}
@@ -48,7 +49,9 @@ def tpcc_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     several_variants = len({variant for _, variant, _ in cells}) > 1
     # Campaign order: the runner goes through workloads in file order within a variant.
     ordered = sorted(cells.items(), key=lambda item: min(r["started_at"] for r in item[1]))
-    lines, cells_out, counted = [], [], {}
+    lines: list[dict[str, Any]] = []
+    cells_out: list[dict[str, Any]] = []
+    counted: dict[str, list[RunDocument]] = {}
     for (_, variant, workload), cell in ordered:
         runs_of_line = counted_runs(cell)
         shape = runs_of_line[0]["workload"]["tpcc"]
