@@ -31,7 +31,7 @@ from contract._run_document import (
     Workload,
     WorkloadTpcc,
 )
-from contract._steps import ibench_steps, is_sysbench_step, sysbench_steps
+from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import Problem, load_run, validate_dir, validate_document
 from contract._write import RunExistsError, write_run
 
@@ -75,7 +75,6 @@ __all__ = [
     "Workload",
     "WorkloadTpcc",
     "ibench_steps",
-    "is_sysbench_step",
     "load_run",
     "sysbench_steps",
     "utc_timestamp",

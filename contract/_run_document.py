@@ -11,7 +11,7 @@ metric) are `dict[str, ...]`. Numbers the schema calls "number" are `float` (a J
 such as 0 is an `int`, which a type checker accepts as a float).
 """
 
-from typing import Literal, NotRequired, Required, TypedDict
+from typing import Literal, NotRequired, Required, TypedDict, final
 
 # $defs/series: one value per second of a step.
 Series = list[float]
@@ -255,6 +255,8 @@ class OsCounters(TypedDict, total=False):
     write_kb_per_s: float
 
 
+# final: a step with "threads" is a Step, one without an IbenchStep (`in` narrows them).
+@final
 class Step(TypedDict):
     """One sysbench thread level ($defs/step)."""
 
@@ -359,6 +361,7 @@ class Flush(TypedDict):
     dirty_pages_after: int | None
 
 
+@final
 class IbenchStep(TypedDict):
     """One Insert Benchmark step ($defs/ibench_step): l.i0, l.x, l.i1, l.i2, flush, qr<N>, qp<N>."""
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeGuard, cast
+from typing import cast
 
 from contract._run_document import IbenchStep, RunDocument, Step
 
@@ -21,9 +21,3 @@ def ibench_steps(run: RunDocument) -> list[IbenchStep]:
     if run["workload"]["tool"] != IBENCH_TOOL:
         raise ValueError(f"{run['id']}: only an ibench run has ibench steps")
     return cast("list[IbenchStep]", run["steps"])
-
-
-def is_sysbench_step(step: Step | IbenchStep) -> TypeGuard[Step]:
-    """For code that reads steps of either tool: a sysbench step has a thread level, an ibench
-    step a name instead."""
-    return "threads" in step

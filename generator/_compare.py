@@ -39,7 +39,7 @@ def step_qps(step: Step) -> float:
 class Metric(NamedTuple):
     label: str
     unit: str
-    value_of: Callable[[dict[str, Any]], float]  # a step's value
+    value_of: Callable[[Step], float]  # a step's value
     higher_is_better: bool
     series: str  # its per-second series in step.series (for the noise of a single repeat)
 
@@ -64,9 +64,9 @@ def variant_order(runs: list[RunDocument]) -> list[str]:
     return ordered + sorted(present - set(ordered))
 
 
-def latest_by_variant(runs: list[RunDocument]) -> dict[str, dict[str, Any]]:
+def latest_by_variant(runs: list[RunDocument]) -> dict[str, RunDocument]:
     """One run per variant, the latest one."""
-    chosen: dict[str, dict[str, Any]] = {}
+    chosen: dict[str, RunDocument] = {}
     for run in sorted(runs, key=lambda run: (run["started_at"], run["id"])):
         chosen[run["variant"]] = run
     return chosen
@@ -76,7 +76,7 @@ def repeat_spread(stats: dict[str, Any]) -> float | None:
     """high / low - 1 over a cell's repeats; None when it rests on a single run."""
     if stats["repeats"] < 2 or stats["low"] <= 0:
         return None
-    return round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS)
+    return float(round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS))
 
 
 def ratio_state(value: float | None, ratio: float | None) -> str:
@@ -109,11 +109,11 @@ def stat_cell(
     interval and the verdict by generator/_stats.py's rule."""
     value = stats["median"]
     is_base = base is None or base is stats
-    base_median = stats["median"] if is_base else base["median"]
+    base_median = stats["median"] if base is None or is_base else base["median"]
     ratio = interval = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
-        if not is_base:
+        if base is not None and not is_base:
             interval = ratio_interval(stats, base, value / base_median)
     verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
     spread = repeat_spread(stats)
@@ -133,7 +133,7 @@ def stat_cell(
 
 
 def ratio_table(
-    counted: dict[str, list[dict[str, Any]]], variants: list[str], metric: str
+    counted: dict[str, list[RunDocument]], variants: list[str], metric: str
 ) -> dict[str, Any]:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
     _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""

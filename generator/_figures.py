@@ -6,11 +6,12 @@ only data, axis titles and the thread ticks: template="none" keeps every file a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import plotly.graph_objects as go
 
-from contract import RunDocument
+from contract import RunDocument, sysbench_steps
 
 
 def _threads_axis(threads: list[int]) -> dict[str, Any]:
@@ -43,14 +44,20 @@ def _threads_label(threads: int) -> str:
 
 def _line(
     name: str,
-    x: list,
-    y: list,
+    x: Sequence[object],
+    y: Sequence[object],
     error_y: dict[str, Any] | None = None,
     run_ids: list[str] | None = None,
 ) -> dict[str, Any]:
     """A line through (x threads, y); with run_ids, each point names its step for the drill-down
     (js/drilldown.js reads customdata as [threads, run id ...])."""
-    line = {"type": "scatter", "name": name, "x": list(x), "y": list(y), "mode": "lines+markers"}
+    line: dict[str, Any] = {
+        "type": "scatter",
+        "name": name,
+        "x": list(x),
+        "y": list(y),
+        "mode": "lines+markers",
+    }
     if error_y:
         line["error_y"] = error_y
     if run_ids:
@@ -83,7 +90,7 @@ def run_figures(
 ) -> dict[str, go.Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/_trust.py entries) marks unstable steps on the TPS curve."""
-    steps = run["steps"]
+    steps = sysbench_steps(run)
     threads = [step["threads"] for step in steps]
     tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])
     return {

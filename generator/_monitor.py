@@ -40,7 +40,7 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
 SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
 
 
-def _families(steps: list[dict[str, Any]]) -> dict[str, tuple[str, str, list[str]]]:
+def _families(steps: list[Step | IbenchStep]) -> dict[str, tuple[str, str, list[str]]]:
     """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
     sampled = {
         name

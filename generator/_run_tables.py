@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, is_sysbench_step
+from contract import RunDocument
 
 MISSING = "\u2014"  # an em dash, as helpers/num.html prints an absent number
 
@@ -25,7 +25,7 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
     status deltas (rows sorted by counter); None when none did."""
     # Insert Benchmark steps are named, not thread levels; its own report covers them.
     steps = [
-        s for s in run["steps"] if is_sysbench_step(s) and s.get("server_status_delta") is not None
+        s for s in run["steps"] if s.get("server_status_delta") is not None and "threads" in s
     ]
     if not steps:
         return None
@@ -46,7 +46,7 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
 def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
     """{"threads": [...], "rows": [[second, TPS per step or a dash], ...]}, a row per second of
     the longest step; None when no step has a thread level and a series."""
-    steps = [s for s in run["steps"] if is_sysbench_step(s) and "series" in s]
+    steps = [s for s in run["steps"] if "threads" in s and "series" in s]
     if not steps:
         return None
     seconds = max(len(step["series"]["tps"]) for step in steps)
