@@ -18,7 +18,9 @@ from generator._svg import axis_title, figure_svg
 FIGURES_PREFIX = "assets/figures/"
 
 
-def _range_bounds(trace: dict[str, Any]) -> tuple[list | None, list | None]:
+def _range_bounds(
+    trace: dict[str, Any],
+) -> tuple[list[float | None] | None, list[float | None] | None]:
     """Lowest and highest values from an asymmetric error bar, where the figure has one."""
     error = trace.get("error_y") or {}
     if error.get("type") != "data" or "array" not in error:

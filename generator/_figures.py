@@ -65,7 +65,7 @@ def _line(
     return line
 
 
-def _repeat_range(cells: list[dict[str, Any]]) -> dict[str, Any]:
+def _repeat_range(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Error bars from each median down to the lowest and up to the highest repeat."""
     return {
         "type": "data",
@@ -143,9 +143,9 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
             ]
             if not reached:
                 continue
-            x, cells = zip(*reached, strict=True)
-            error_y = _repeat_range(cells) if table["most_repeats"] > 1 else None
-            values = [cell["value"] for cell in cells]
+            x, shown = zip(*reached, strict=True)
+            error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
+            values = [cell["value"] for cell in shown]
             traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
         figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.

@@ -9,17 +9,18 @@ claims to: its cells are marked `sustained: false` and the templates grey them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, cast
 
 import plotly.graph_objects as go
 
-from contract import IbenchStep, RunDocument
+from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps
 from generator import _stats
 from generator._compare import stat_cell, variant_order
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread
 
 TOOL = "ibench"
-ROLES = ("insert", "delete", "query")
+Role = Literal["insert", "delete", "query"]
+ROLES: tuple[Role, ...] = ("insert", "delete", "query")
 RATES = {"insert": "inserts_per_s", "delete": "deletes_per_s", "query": "queries_per_s"}
 MB = 1024 * 1024
 # Histogram bucket labels for the harness's upper bounds (harness/ibench/counters.py).
@@ -56,10 +57,15 @@ def sustained(step: IbenchStep) -> bool | None:
     return None if background is None else background["target_sustained"]
 
 
+def _histograms(step: IbenchStep) -> dict[str, ResponseHistogram]:
+    """Response-time histograms by role, for code that walks whichever roles ran."""
+    return cast("dict[str, ResponseHistogram]", step.get("response_time", {}))
+
+
 def step_row(step: IbenchStep) -> dict[str, Any]:
     """One line of the step summary table."""
     per_op = step.get("per_op", {})
-    worst_us = [step["response_time"][role]["max_us"] for role in step.get("response_time", {})]
+    worst_us = [histogram["max_us"] for histogram in _histograms(step).values()]
     size = step.get("db_file_bytes") or step.get("db_bytes")
     value, unit = headline(step)
     return {
@@ -118,7 +124,7 @@ def histogram_rows(step: IbenchStep) -> list[dict[str, Any]]:
 
 def bucket_labels(step: IbenchStep) -> list[str]:
     """≤256 µs ... ≤16 s, then >16 s: the last count is what took longer than the last bound."""
-    for histogram in step.get("response_time", {}).values():
+    for histogram in _histograms(step).values():
         labels = [BUCKET_LABELS.get(b, f"≤{b} µs") for b in histogram["buckets_us"]]
         return [*labels, ">" + labels[-1][1:]]
     return []
@@ -126,9 +132,9 @@ def bucket_labels(step: IbenchStep) -> list[str]:
 
 def run_report(run: RunDocument) -> dict[str, Any]:
     """What the run page's Insert Benchmark section shows (data/ibench/<run>.json)."""
-    measured = [step for step in run["steps"] if step["kind"] != "flush"]
+    measured = [step for step in ibench_steps(run) if step["kind"] != "flush"]
     return {
-        "rows": [step_row(step) for step in run["steps"]],
+        "rows": [step_row(step) for step in ibench_steps(run)],
         "background": [background_row(step) for step in measured if "background" in step],
         "steps": [
             {
@@ -148,8 +154,9 @@ def run_figures(run: RunDocument) -> dict[str, go.Figure]:
     """Per measured step: per-second rates over the max response time of each second
     (ibench-<step>), and the response-time histogram per role (ibench-hist-<step>)."""
     figures = {}
-    for step in run["steps"]:
-        series = step.get("series", {})
+    for step in ibench_steps(run):
+        # By name: the rate and max-latency series of each role.
+        series = cast("dict[str, list[float]]", step.get("series", {}))
         if step["kind"] == "flush" or not series.get("t"):
             continue
         slug = figure_slug(step["step"])
@@ -199,16 +206,20 @@ def _step_names(runs: list[RunDocument]) -> list[str]:
     names: list[str] = []
     for run in runs:
         names += [
-            s["step"] for s in run["steps"] if s["kind"] != "flush" and s["step"] not in names
+            s["step"] for s in ibench_steps(run) if s["kind"] != "flush" and s["step"] not in names
         ]
     return names
 
 
 # The per-second series behind each kind's headline (l.x reports no per-second index rate).
-HEADLINE_SERIES = {"query": "queries_per_s", "load": "inserts_per_s", "write": "inserts_per_s"}
+HEADLINE_SERIES: dict[str, Literal["queries_per_s", "inserts_per_s"]] = {
+    "query": "queries_per_s",
+    "load": "inserts_per_s",
+    "write": "inserts_per_s",
+}
 
 
-def headline_stats(found: list[dict[str, Any]]) -> dict[str, Any]:
+def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
     """spread() of the steps' headline values, with their kept per-second samples pooled (the
     noise of a comparison without repeats, generator/_stats.py)."""
     stats = spread([value for value, _ in map(headline, found) if value is not None])
@@ -223,9 +234,7 @@ def headline_stats(found: list[dict[str, Any]]) -> dict[str, Any]:
     return stats
 
 
-def _cell(
-    variant: str, found: list[dict[str, Any]], base: dict[str, Any] | None
-) -> dict[str, Any]:
+def _cell(variant: str, found: list[IbenchStep], base: dict[str, Any] | None) -> dict[str, Any]:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
     base (stat_cell; base: the base variant's headline_stats, None for the base itself),
     marked unsustained where any of those runs missed the background target."""
@@ -258,7 +267,7 @@ def campaign_report(runs: list[RunDocument]) -> dict[str, Any] | None:
         counted = {v: counted_runs(by_variant[v]) for v in variants}
         steps = _step_names([run for v in variants for run in counted[v]])
         found = {
-            (v, step): [s for run in counted[v] for s in run["steps"] if s["step"] == step]
+            (v, step): [s for run in counted[v] for s in ibench_steps(run) if s["step"] == step]
             for v in variants
             for step in steps
         }
@@ -287,7 +296,7 @@ def campaign_report(runs: list[RunDocument]) -> dict[str, Any] | None:
                 ],
                 "runs": {v: pass_list(by_variant[v]) for v in variants},
                 "step_tables": {
-                    v: [step_row(s) for s in counted[v][-1]["steps"]] for v in variants
+                    v: [step_row(s) for s in ibench_steps(counted[v][-1])] for v in variants
                 },
             }
         )

@@ -42,7 +42,7 @@ def _type_of(node: dict[str, Any]) -> str:
     if kinds == "array" and isinstance(node.get("items"), dict) and "type" in node["items"]:
         return f"array of {node['items']['type']}"
     if kinds:
-        return kinds
+        return str(kinds)
     options = [_type_of(branch) for branch in node.get("oneOf", []) + node.get("anyOf", [])]
     return " or ".join(dict.fromkeys(option for option in options if option))
 

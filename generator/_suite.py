@@ -11,7 +11,7 @@ verdicts and the missing / n/a rules are those of every other campaign table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
 from generator._compare import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
@@ -31,7 +31,7 @@ SCAN_UNIT = "rows/s"
 # Dimitri reports each test's best load level (his "Max-QPS" curves); Callaghan runs one level.
 PEAK_SUITES = {"dimitri"}
 
-StepValue = Callable[[dict[str, Any]], float | None]
+StepValue = Callable[[Step], float | None]
 
 
 class Metric(NamedTuple):
@@ -58,7 +58,7 @@ def headline_of(test: dict[str, Any]) -> StepValue:
 
 def _per_op(key: str) -> Callable[[dict[str, Any]], StepValue]:
     def value_of(_test: dict[str, Any]) -> StepValue:
-        return lambda step: step.get("per_op", {}).get(key)
+        return lambda step: cast("float | None", step.get("per_op", {}).get(key))
 
     return value_of
 
@@ -128,7 +128,7 @@ def _grouped(tests_and_rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> lis
 
 def _seconds_of(
     metric: Metric, test: dict[str, Any]
-) -> Callable[[dict[str, Any], dict[str, Any]], list[float]] | None:
+) -> Callable[[RunDocument, Step], list[float]] | None:
     """Per-second samples of the throughput (the noise of a single repeat); a scan's rows/s
     moves with its TPS, whose series is recorded. The per-operation costs have none."""
     if metric is not THROUGHPUT:

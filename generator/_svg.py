@@ -136,7 +136,7 @@ def _bar_step(traces: list[dict[str, Any]]) -> float:
 
 
 def _marks(
-    trace: dict[str, Any], colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple
+    trace: dict[str, Any], colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple[int, int, float]
 ) -> list[str]:
     """A trace's lines, error bars and markers, or its bars (bar: (slot, slots, step))."""
     if trace.get("type") == "bar":

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, WorkloadTpcc
 from generator._compare import ratio_table
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
 REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<REPORT_NAME>/
 
 
-def shape_label(shape: dict[str, Any]) -> str:
+def shape_label(shape: WorkloadTpcc) -> str:
     sets, scale = shape["table_sets"], shape["scale"]
     return (
         f"{sets} set{'s' if sets > 1 else ''} \N{MULTIPLICATION SIGN} {scale} warehouse{'s' if scale > 1 else ''}"

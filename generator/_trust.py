@@ -6,7 +6,7 @@ repeats measures its noise on the same kept seconds (kept_series)."""
 from __future__ import annotations
 
 import statistics
-from typing import Any
+from typing import Any, cast
 
 from contract import RunDocument, Step
 from generator import _stats
@@ -19,7 +19,7 @@ def _trim(run: RunDocument, step: Step) -> int:
 def kept_series(run: RunDocument, step: Step, name: str) -> list[float]:
     """A per-second series of the step (tps, qps, p95_ms) after the warm-up cut; empty when
     the step has none."""
-    series = step.get("series", {}).get(name)
+    series = cast("list[float] | None", step.get("series", {}).get(name))
     return _stats.kept(series, _trim(run, step)) if series else []
 
 
