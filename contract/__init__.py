@@ -35,6 +35,8 @@ from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import Problem, load_run, validate_dir, validate_document
 from contract._write import RunExistsError, write_run
 
+# Version 1 has grown by optional fields only; README.md beside this file lists them and says
+# what change would need version 2 and how version 1 documents would be read then.
 SCHEMA_VERSION = 1
 # Monitoring series named <prefix><INNODB_METRICS name> hold the metrics a campaign sampled.
 INNODB_METRICS_PREFIX = "innodb_metrics."
