@@ -69,6 +69,7 @@ validate: venv
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 test: system-packages venv servers lint
 	PATH="$$(tools/ensure-go.sh):$$PATH" env $(HUGO_UNSET) $(BIN)/python -m pytest -q

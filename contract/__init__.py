@@ -5,9 +5,38 @@ This is the one place that knows the schema version and where the schema lives.
 
 from datetime import UTC, datetime
 
+from contract._run_document import (
+    Background,
+    Campaign,
+    ClientCpu,
+    CompiledDefaults,
+    DataOrigin,
+    Harness,
+    Host,
+    IbenchStep,
+    Latency,
+    Monitor,
+    OsCounters,
+    PerOp,
+    Qps,
+    Repeat,
+    Reproduce,
+    ResponseHistogram,
+    RunDocument,
+    Server,
+    Step,
+    StepSeries,
+    Suite,
+    TpccStep,
+    Workload,
+    WorkloadTpcc,
+)
+from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import Problem, load_run, validate_dir, validate_document
 from contract._write import RunExistsError, write_run
 
+# Version 1 has grown by optional fields only; README.md beside this file lists them and says
+# what change would need version 2 and how version 1 documents would be read then.
 SCHEMA_VERSION = 1
 # Monitoring series named <prefix><INNODB_METRICS name> hold the metrics a campaign sampled.
 INNODB_METRICS_PREFIX = "innodb_metrics."
@@ -21,9 +50,35 @@ def utc_timestamp() -> str:
 __all__ = [
     "INNODB_METRICS_PREFIX",
     "SCHEMA_VERSION",
+    "Background",
+    "Campaign",
+    "ClientCpu",
+    "CompiledDefaults",
+    "DataOrigin",
+    "Harness",
+    "Host",
+    "IbenchStep",
+    "Latency",
+    "Monitor",
+    "OsCounters",
+    "PerOp",
     "Problem",
+    "Qps",
+    "Repeat",
+    "Reproduce",
+    "ResponseHistogram",
+    "RunDocument",
     "RunExistsError",
+    "Server",
+    "Step",
+    "StepSeries",
+    "Suite",
+    "TpccStep",
+    "Workload",
+    "WorkloadTpcc",
+    "ibench_steps",
     "load_run",
+    "sysbench_steps",
     "utc_timestamp",
     "validate_dir",
     "validate_document",

@@ -11,6 +11,7 @@ to jsonschema's own descent, so every error is reported exactly as before.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import jsonschema
 
@@ -61,15 +62,20 @@ def _cached_check(subschema: object) -> Callable[[object], bool] | None:
     return seen[1]
 
 
-def _items(validator, items, instance, schema) -> Iterator[jsonschema.ValidationError]:
+# jsonschema's keyword signature: (validator, the keyword's value, instance, enclosing schema).
+def _items(
+    validator: Any, items: object, instance: Any, schema: dict[str, Any]
+) -> Iterator[jsonschema.ValidationError]:
     check = _cached_check(items)
-    plain = check and "prefixItems" not in schema and isinstance(instance, list)
-    if plain and all(check(value) for value in instance):
+    plain = "prefixItems" not in schema and isinstance(instance, list)
+    if check is not None and plain and all(check(value) for value in instance):
         return
     yield from _BASE.VALIDATORS["items"](validator, items, instance, schema)
 
 
-def _additional(validator, extra, instance, schema) -> Iterator[jsonschema.ValidationError]:
+def _additional(
+    validator: Any, extra: object, instance: object, schema: dict[str, Any]
+) -> Iterator[jsonschema.ValidationError]:
     check = _cached_check(extra)
     if check and "patternProperties" not in schema and isinstance(instance, dict):
         named = schema.get("properties", {})
@@ -78,7 +84,9 @@ def _additional(validator, extra, instance, schema) -> Iterator[jsonschema.Valid
     yield from _BASE.VALIDATORS["additionalProperties"](validator, extra, instance, schema)
 
 
-def _properties(validator, properties, instance, schema) -> Iterator[jsonschema.ValidationError]:
+def _properties(
+    validator: Any, properties: dict[str, Any], instance: Any, schema: dict[str, Any]
+) -> Iterator[jsonschema.ValidationError]:
     # jsonschema's own `properties`, with plain values checked in place instead of descended into.
     if not validator.is_type(instance, "object"):
         return

@@ -6,10 +6,12 @@ import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import cast
 
 import jsonschema
 
 from contract._fast_keywords import FastValidator
+from contract._run_document import RunDocument
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "schema" / "run-v1.schema.json"
 
@@ -65,7 +67,7 @@ def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
     return problems
 
 
-def load_run(path: Path) -> tuple[dict | None, list[Problem]]:
+def load_run(path: Path) -> tuple[RunDocument | None, list[Problem]]:
     """Read and validate one run file; the document is None when it cannot be used."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -74,15 +76,15 @@ def load_run(path: Path) -> tuple[dict | None, list[Problem]]:
     except json.JSONDecodeError as exc:
         return None, [Problem(str(path), "$", f"not JSON: {exc.msg} at line {exc.lineno}")]
     problems = validate_document(doc, str(path))
-    return (None if problems else doc), problems
+    return (None if problems else cast(RunDocument, doc)), problems
 
 
-def validate_dir(data_dir: Path) -> tuple[list[dict], list[Problem]]:
+def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
     """Validate every runs/*.json of a results directory; also flags ids used twice."""
     runs_dir = data_dir / "runs"
     if not runs_dir.is_dir():
         return [], [Problem(str(runs_dir), "$", "no runs/ directory here")]
-    runs: list[dict] = []
+    runs: list[RunDocument] = []
     problems: list[Problem] = []
     for path in sorted(runs_dir.glob("*.json")):
         doc, found = load_run(path)

@@ -7,6 +7,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from contract._run_document import RunDocument
 from contract._validate import validate_document
 
 
@@ -14,7 +15,7 @@ class RunExistsError(FileExistsError):
     pass
 
 
-def write_run(doc: dict, runs_dir: Path) -> Path:
+def write_run(doc: RunDocument, runs_dir: Path) -> Path:
     """Validate, then publish <id>.json with a temp file + link so a reader never sees half a file.
 
     os.link fails when the target exists, which makes "never overwrite" race-free too.

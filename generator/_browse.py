@@ -7,13 +7,17 @@ different questions and change for different reasons.
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
+
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 
 
-def variant_options(runs: list[dict]) -> dict[str, list[str]]:
+def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
     """Run id -> the my.cnf options ("name=value") that tell its variant from the others of its
     campaign: those not set alike in every run of the campaign."""
-    by_campaign: dict[str, list[dict]] = {}
+    by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
     options: dict[str, list[str]] = {}
@@ -26,12 +30,12 @@ def variant_options(runs: list[dict]) -> dict[str, list[str]]:
     return options
 
 
-def _max_tps(run: dict) -> float | None:
+def _max_tps(run: RunDocument) -> float | None:
     # Insert Benchmark steps have no TPS
     return max((step["tps"] for step in run["steps"] if "tps" in step), default=None)
 
 
-def browse_index(runs: list[dict]) -> dict:
+def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
     """{"campaigns": {id: title}, "runs": [record, ...]} newest first; each record holds the
     fields the filters match (product, version, workload, campaign, host, options)."""
     options = variant_options(runs)

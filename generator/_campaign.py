@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
 from generator._compare import METRICS, latest_by_variant, ratio_table, variant_order
 from generator._config import config_diff
 from generator._disclosure import campaign_disclosure
@@ -15,7 +18,9 @@ from generator._tpcc import tpcc_report
 from generator._trust import run_trust
 
 
-def summarize_campaign(runs: list[dict], trust: dict[str, list[dict]] | None = None) -> dict:
+def summarize_campaign(
+    runs: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
     """Everything a campaign page shows, for the runs sharing one campaign.id; trust holds
     each run's step trust (generator/_trust.py) by run id, computed here when not given."""
     if trust is None:
@@ -71,10 +76,10 @@ def summarize_campaign(runs: list[dict], trust: dict[str, list[dict]] | None = N
 
 
 def summarize_campaigns(
-    runs: list[dict], trust: dict[str, list[dict]] | None = None
-) -> list[dict]:
+    runs: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
+) -> list[dict[str, Any]]:
     """One summary per campaign.id, in id order."""
-    by_campaign: dict[str, list[dict]] = {}
+    by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
     return [summarize_campaign(by_campaign[cid], trust) for cid in sorted(by_campaign)]

@@ -7,8 +7,9 @@ Pure functions over validated run documents; Hugo templates render what they ret
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from contract import RunDocument, Step
 from generator import _stats
 from generator._repeats import spread, spread_by_threads
 from generator._trust import kept_series
@@ -23,22 +24,22 @@ NO_STEP = spread([])
 VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": "", "noise": "\u2248"}
 
 
-def _p95_ms(step: dict) -> float:
+def _p95_ms(step: Step) -> float:
     return step["latency_ms"]["p95"]
 
 
-def step_tps(step: dict) -> float:
+def step_tps(step: Step) -> float:
     return step["tps"]
 
 
-def step_qps(step: dict) -> float:
+def step_qps(step: Step) -> float:
     return step["qps"]["total"]
 
 
 class Metric(NamedTuple):
     label: str
     unit: str
-    value_of: Callable[[dict], float]  # a step's value
+    value_of: Callable[[Step], float]  # a step's value
     higher_is_better: bool
     series: str  # its per-second series in step.series (for the noise of a single repeat)
 
@@ -51,7 +52,7 @@ METRICS: dict[str, Metric] = {
 QPS_METRIC = Metric("Queries per second", "QPS", step_qps, True, "qps")
 
 
-def variant_order(runs: list[dict]) -> list[str]:
+def variant_order(runs: list[RunDocument]) -> list[str]:
     """Variants as the campaign file lists them, then any unlisted ones alphabetically."""
     present = {run["variant"] for run in runs}
     declared: list[str] = []
@@ -63,19 +64,19 @@ def variant_order(runs: list[dict]) -> list[str]:
     return ordered + sorted(present - set(ordered))
 
 
-def latest_by_variant(runs: list[dict]) -> dict[str, dict]:
+def latest_by_variant(runs: list[RunDocument]) -> dict[str, RunDocument]:
     """One run per variant, the latest one."""
-    chosen: dict[str, dict] = {}
+    chosen: dict[str, RunDocument] = {}
     for run in sorted(runs, key=lambda run: (run["started_at"], run["id"])):
         chosen[run["variant"]] = run
     return chosen
 
 
-def repeat_spread(stats: dict) -> float | None:
+def repeat_spread(stats: dict[str, Any]) -> float | None:
     """high / low - 1 over a cell's repeats; None when it rests on a single run."""
     if stats["repeats"] < 2 or stats["low"] <= 0:
         return None
-    return round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS)
+    return float(round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS))
 
 
 def ratio_state(value: float | None, ratio: float | None) -> str:
@@ -86,7 +87,9 @@ def ratio_state(value: float | None, ratio: float | None) -> str:
     return "n/a" if ratio is None else "ratio"
 
 
-def ratio_interval(stats: dict, base: dict, ratio: float) -> dict | None:
+def ratio_interval(
+    stats: dict[str, Any], base: dict[str, Any], ratio: float
+) -> dict[str, Any] | None:
     """The 95 % interval of a cell's ratio (generator/_stats.py) around its unrounded value:
     from the repeats when both sides have two or more, else from the kept per-second samples
     when both have them."""
@@ -97,18 +100,20 @@ def ratio_interval(stats: dict, base: dict, ratio: float) -> dict | None:
     return None
 
 
-def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bool) -> dict:
+def stat_cell(
+    variant: str, stats: dict[str, Any], base: dict[str, Any] | None, higher_is_better: bool
+) -> dict[str, Any]:
     """One variant's cell: the median of its counted runs with their range and spread (stats
     from _repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
     base's (base: the base variant's stats; None or stats itself for the base's own cell), its
     interval and the verdict by generator/_stats.py's rule."""
     value = stats["median"]
     is_base = base is None or base is stats
-    base_median = stats["median"] if is_base else base["median"]
+    base_median = stats["median"] if base is None or is_base else base["median"]
     ratio = interval = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
-        if not is_base:
+        if base is not None and not is_base:
             interval = ratio_interval(stats, base, value / base_median)
     verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
     spread = repeat_spread(stats)
@@ -127,12 +132,14 @@ def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bo
     }
 
 
-def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str) -> dict:
+def ratio_table(
+    counted: dict[str, list[RunDocument]], variants: list[str], metric: str
+) -> dict[str, Any]:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
     _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
     label, unit, value_of, higher_is_better, series = METRICS[metric]
 
-    def seconds_of(run: dict, step: dict) -> list[float]:
+    def seconds_of(run: RunDocument, step: Step) -> list[float]:
         return kept_series(run, step, series)
 
     stats = {
@@ -159,6 +166,6 @@ def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str
     }
 
 
-def most_repeats(rows: list[dict]) -> int:
+def most_repeats(rows: list[dict[str, Any]]) -> int:
     """The largest repeat count of any cell: above 1, tables show ranges and spreads."""
     return max((cell["repeats"] for row in rows for cell in row["cells"]), default=0)

@@ -10,6 +10,9 @@ and so is each run's environment (generator/_drift.py's fields), shared by the r
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument, Step, sysbench_steps
 from generator import _stats
 from generator._compare import (
     METRICS,
@@ -30,12 +33,12 @@ STEP_FIELDS = ["threads", *COMPARE_METRICS]
 VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms
 
 
-def _step_values(step: dict) -> list[float]:
+def _step_values(step: Step) -> list[float]:
     values = [metric.value_of(step) for metric in COMPARE_METRICS.values()]
     return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
 
 
-def _step_seconds(run: dict, step: dict) -> list[list | None]:
+def _step_seconds(run: RunDocument, step: Step) -> list[list[float] | None]:
     """Per metric, in COMPARE_METRICS order: the log summary of its kept per-second samples."""
     return [
         _stats.log_summary(kept_series(run, step, metric.series))
@@ -43,14 +46,14 @@ def _step_seconds(run: dict, step: dict) -> list[list | None]:
     ]
 
 
-def _campaign_runs(runs: list[dict]) -> dict[str, list[dict]]:
-    by_campaign: dict[str, list[dict]] = {}
+def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
+    by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
     return by_campaign
 
 
-def _run_entry(run: dict, environment: int) -> dict:
+def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
     repeat = run.get("repeat", {}).get("index")
     return {
         "id": run["id"],
@@ -60,13 +63,13 @@ def _run_entry(run: dict, environment: int) -> dict:
         "workload": run["workload"]["name"],
         "server": f"{run['server']['product']} {run['server']['version']}",
         "status": run["status"],
-        "steps": [_step_values(step) for step in run["steps"]],
-        "seconds": [_step_seconds(run, step) for step in run["steps"]],
+        "steps": [_step_values(step) for step in sysbench_steps(run)],
+        "seconds": [_step_seconds(run, step) for step in sysbench_steps(run)],
         "environment": environment,
     }
 
 
-def _environments(runs: list[dict]) -> tuple[list[list[str]], list[int]]:
+def _environments(runs: list[RunDocument]) -> tuple[list[list[str]], list[int]]:
     """The distinct environments (field_values) of the runs, and each run's position in them."""
     distinct: list[list[str]] = []
     positions = []
@@ -78,14 +81,14 @@ def _environments(runs: list[dict]) -> tuple[list[list[str]], list[int]]:
     return distinct, positions
 
 
-def compare_index(runs: list[dict]) -> dict:
+def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
     """The index as plain data; runs in campaign, variant (campaign file order), workload,
     pass order, so the first run of a selection is its campaign's base variant."""
     campaigns, ordered = [], []
     for campaign_id, mine in sorted(_campaign_runs(runs).items()):
         variants = variant_order(mine)
 
-        def position(run: dict, variants=variants) -> tuple:
+        def position(run: RunDocument, variants: list[str] = variants) -> tuple[int, str, int]:
             return (variants.index(run["variant"]), run["workload"]["name"], repeat_index(run))
 
         mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))

@@ -10,6 +10,10 @@ below.
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
+
 # MySQL's option syntax: loose_ tolerates an option the server does not know, skip_ and
 # disable_ switch a boolean off, enable_ switches it on; what follows is the variable's name.
 OPTION_PREFIXES = ("loose_", "skip_", "disable_", "enable_")
@@ -73,7 +77,7 @@ def group_of(name: str, values: list[str | None]) -> str:
     return OTHER_GROUP
 
 
-def effective_config(run: dict) -> dict[str, dict]:
+def effective_config(run: RunDocument) -> dict[str, dict[str, Any]]:
     """name -> {"value": effective value or None, "cnf": 'option = value' as the my.cnf set it,
     or None for a default}. Options that set no variable keep their name with value None."""
     variables = run["server"]["variables"]
@@ -84,7 +88,7 @@ def effective_config(run: dict) -> dict[str, dict]:
     return config
 
 
-def _compared_value(cell: dict) -> tuple[str | None, str | None]:
+def _compared_value(cell: dict[str, Any]) -> tuple[str | None, str | None]:
     # An option that is no variable can only be compared on its my.cnf text.
     return (cell["value"], cell["cnf"] if cell["value"] is None else None)
 
@@ -92,11 +96,11 @@ def _compared_value(cell: dict) -> tuple[str | None, str | None]:
 NO_CELL = {"value": None, "cnf": None}  # the run's server has no such variable or option
 
 
-def config_diff(runs: list[dict], labels: list[str]) -> dict:
+def config_diff(runs: list[RunDocument], labels: list[str]) -> dict[str, Any]:
     """Variables (and my.cnf options that set none) whose effective value differs between runs,
     grouped by subsystem in SUBSYSTEMS order, instance group last; a column per label."""
     configs = [effective_config(run) for run in runs]
-    by_group: dict[str, list[dict]] = {}
+    by_group: dict[str, list[dict[str, Any]]] = {}
     for name in sorted({name for config in configs for name in config}):
         cells = [config.get(name, NO_CELL) for config in configs]
         if len({_compared_value(cell) for cell in cells}) < 2:

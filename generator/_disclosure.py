@@ -5,12 +5,15 @@ warm-up cut and the steps that failed the steady-state or client-load tests."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
 from generator import _stats
 from generator._compare import latest_by_variant
 from generator._memory import memory_fit
 
 
-def non_defaults(run: dict) -> list[dict] | None:
+def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
     """Variables off their compiled default; None when the defaults were not probed (an
     existing server, or a run recorded before the harness probed them)."""
     compiled = run["server"].get("compiled_defaults")
@@ -29,7 +32,7 @@ def non_defaults(run: dict) -> list[dict] | None:
     ]
 
 
-def _flagged(trust: list[dict]) -> dict:
+def _flagged(trust: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "unstable": [entry["threads"] for entry in trust if entry["steady"] is False],
         "client_bound": [
@@ -38,7 +41,7 @@ def _flagged(trust: list[dict]) -> dict:
     }
 
 
-def run_disclosure(run: dict, trust: list[dict]) -> dict:
+def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, Any]:
     """trust: the run's step trust (generator/_trust.py)."""
     return {
         "non_defaults": non_defaults(run),
@@ -52,8 +55,8 @@ def run_disclosure(run: dict, trust: list[dict]) -> dict:
 
 
 def campaign_disclosure(
-    runs: list[dict], variants: list[str], trust: dict[str, list[dict]]
-) -> dict:
+    runs: list[RunDocument], variants: list[str], trust: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
     """Per variant its non-default options (any of its runs: they share the my.cnf), and per
     run that has flagged steps, which ones; trust: step trust by run id."""
     # the run the config diff shows for the variant, so both describe the same one
@@ -84,7 +87,7 @@ def campaign_disclosure(
     }
 
 
-def _cell(entries: list[dict] | None, name: str) -> dict | None:
+def _cell(entries: list[dict[str, Any]] | None, name: str) -> dict[str, Any] | None:
     """A variant's value of an option that some variant moved off its default; None when
     this variant keeps the default (or was not probed)."""
     for entry in entries or []:

@@ -4,6 +4,10 @@ them may come from the environment rather than from the configuration under test
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
+
 # label -> path in the run document; a missing value (an older run) counts as "not recorded".
 DRIFT_FIELDS = (
     ("CPU model", ("host", "cpu_model")),
@@ -19,7 +23,7 @@ DRIFT_FIELDS = (
 NOT_RECORDED = "not recorded"
 
 
-def _value(run: dict, path: tuple[str, ...]) -> str:
+def _value(run: RunDocument, path: tuple[str, ...]) -> str:
     value: object = run
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
@@ -29,12 +33,12 @@ def _value(run: dict, path: tuple[str, ...]) -> str:
     return str(value).removesuffix("-log") if path == ("server", "version_string") else str(value)
 
 
-def field_values(run: dict) -> list[str]:
+def field_values(run: RunDocument) -> list[str]:
     """The run's value of each DRIFT_FIELDS field, in that order."""
     return [_value(run, path) for _, path in DRIFT_FIELDS]
 
 
-def environment_drift(runs: list[dict]) -> list[dict]:
+def environment_drift(runs: list[RunDocument]) -> list[dict[str, Any]]:
     """One entry per field on which the runs disagree: its label and, per distinct value, the
     runs that had it (ids sorted), values in order of first appearance."""
     drift = []

@@ -11,13 +11,16 @@ from __future__ import annotations
 import csv
 import io
 import json
+from typing import Any
 
 from generator._svg import axis_title, figure_svg
 
 FIGURES_PREFIX = "assets/figures/"
 
 
-def _range_bounds(trace: dict) -> tuple[list | None, list | None]:
+def _range_bounds(
+    trace: dict[str, Any],
+) -> tuple[list[float | None] | None, list[float | None] | None]:
     """Lowest and highest values from an asymmetric error bar, where the figure has one."""
     error = trace.get("error_y") or {}
     if error.get("type") != "data" or "array" not in error:
@@ -29,7 +32,7 @@ def _range_bounds(trace: dict) -> tuple[list | None, list | None]:
     return lows, highs
 
 
-def figure_data(figure: dict) -> dict:
+def figure_data(figure: dict[str, Any]) -> dict[str, Any]:
     """The data of a scatter figure: axis titles and one entry per trace (None marks a gap)."""
     layout = figure.get("layout", {})
     traces = []
@@ -46,7 +49,7 @@ def figure_data(figure: dict) -> dict:
     }
 
 
-def figure_csv(data: dict) -> str:
+def figure_csv(data: dict[str, Any]) -> str:
     """One row per point: trace, x, y (and low, high when a trace has a range); gaps skipped."""
     ranged = any("low" in trace for trace in data["traces"])
     out = io.StringIO()

@@ -6,10 +6,15 @@ only data, axis titles and the thread ticks: template="none" keeps every file a 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import plotly.graph_objects as go
 
+from contract import RunDocument, sysbench_steps
 
-def _threads_axis(threads: list[int]) -> dict:
+
+def _threads_axis(threads: list[int]) -> dict[str, Any]:
     # A log2 axis spaces 1, 2, 4 ... 1024 evenly; explicit ticks stop Plotly's "2, 5" minor labels.
     return {
         "title": {"text": "threads"},
@@ -19,7 +24,7 @@ def _threads_axis(threads: list[int]) -> dict:
     }
 
 
-def _figure(traces: list[dict], x_axis: dict, y_title: str) -> go.Figure:
+def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) -> go.Figure:
     # Unvalidated: plotly.py's checks were two thirds of the generator's time per run; the
     # test suite validates every generated figure instead (tests/generator/test_figure_data.py).
     return go.Figure(
@@ -38,11 +43,21 @@ def _threads_label(threads: int) -> str:
 
 
 def _line(
-    name: str, x: list, y: list, error_y: dict | None = None, run_ids: list[str] | None = None
-) -> dict:
+    name: str,
+    x: Sequence[object],
+    y: Sequence[object],
+    error_y: dict[str, Any] | None = None,
+    run_ids: list[str] | None = None,
+) -> dict[str, Any]:
     """A line through (x threads, y); with run_ids, each point names its step for the drill-down
     (js/drilldown.js reads customdata as [threads, run id ...])."""
-    line = {"type": "scatter", "name": name, "x": list(x), "y": list(y), "mode": "lines+markers"}
+    line: dict[str, Any] = {
+        "type": "scatter",
+        "name": name,
+        "x": list(x),
+        "y": list(y),
+        "mode": "lines+markers",
+    }
     if error_y:
         line["error_y"] = error_y
     if run_ids:
@@ -50,7 +65,7 @@ def _line(
     return line
 
 
-def _repeat_range(cells: list[dict]) -> dict:
+def _repeat_range(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """Error bars from each median down to the lowest and up to the highest repeat."""
     return {
         "type": "data",
@@ -60,7 +75,7 @@ def _repeat_range(cells: list[dict]) -> dict:
     }
 
 
-def _trust_marks(line: dict, trust: list[dict]) -> dict:
+def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str, Any]:
     """Unstable steps (generator/_stats.py) drawn as crosses with the reason on hover, so a
     chart does not present a drifting step as a clean point."""
     unstable = [entry["steady"] is False for entry in trust]
@@ -70,10 +85,12 @@ def _trust_marks(line: dict, trust: list[dict]) -> dict:
     return line
 
 
-def run_figures(run: dict, trust: list[dict] | None = None) -> dict[str, go.Figure]:
+def run_figures(
+    run: RunDocument, trust: list[dict[str, Any]] | None = None
+) -> dict[str, go.Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/_trust.py entries) marks unstable steps on the TPS curve."""
-    steps = run["steps"]
+    steps = sysbench_steps(run)
     threads = [step["threads"] for step in steps]
     tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])
     return {
@@ -105,7 +122,7 @@ def run_figures(run: dict, trust: list[dict] | None = None) -> dict[str, go.Figu
     }
 
 
-def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
+def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
     its repeats, with bars spanning their range when there are several. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
@@ -126,9 +143,9 @@ def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
             ]
             if not reached:
                 continue
-            x, cells = zip(*reached, strict=True)
-            error_y = _repeat_range(cells) if table["most_repeats"] > 1 else None
-            values = [cell["value"] for cell in cells]
+            x, shown = zip(*reached, strict=True)
+            error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
+            values = [cell["value"] for cell in shown]
             traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
         figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.

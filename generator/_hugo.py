@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import tomllib
 from pathlib import Path
+from typing import Any
 
 from generator._errors import HugoError
 
@@ -35,14 +36,14 @@ def hugo_binary() -> Path:
     return Path(on_path)
 
 
-def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict]:
+def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict[str, Any]]:
     """site/hugo.toml's mounts with absolute sources, runs and build sources redirected.
 
     Hugo replaces module.mounts wholesale when a later --config file sets it, so the overlay
     must repeat every mount; deriving them from hugo.toml keeps one list to maintain.
     """
     config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
-    mounts: list[dict] = []
+    mounts: list[dict[str, Any]] = []
     for mount in config["module"]["mounts"]:
         source = mount["source"]
         if source == DEFAULT_RUNS_SOURCE:

@@ -9,14 +9,18 @@ claims to: its cells are marked `sustained: false` and the templates grey them.
 
 from __future__ import annotations
 
+from typing import Any, Literal, cast
+
 import plotly.graph_objects as go
 
+from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps
 from generator import _stats
 from generator._compare import stat_cell, variant_order
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread
 
 TOOL = "ibench"
-ROLES = ("insert", "delete", "query")
+Role = Literal["insert", "delete", "query"]
+ROLES: tuple[Role, ...] = ("insert", "delete", "query")
 RATES = {"insert": "inserts_per_s", "delete": "deletes_per_s", "query": "queries_per_s"}
 MB = 1024 * 1024
 # Histogram bucket labels for the harness's upper bounds (harness/ibench/counters.py).
@@ -25,7 +29,7 @@ BUCKET_LABELS = {256: "≤256 µs", 1000: "≤1 ms", 4000: "≤4 ms", 16000: "�
                  16000000: "≤16 s"}  # fmt: skip
 
 
-def is_ibench(run: dict) -> bool:
+def is_ibench(run: RunDocument) -> bool:
     return run["workload"]["tool"] == TOOL
 
 
@@ -34,7 +38,7 @@ def figure_slug(step_name: str) -> str:
     return step_name.replace(".", "-")
 
 
-def headline(step: dict) -> tuple[float | None, str]:
+def headline(step: IbenchStep) -> tuple[float | None, str]:
     """The step's throughput in Callaghan's summary and its unit: rows inserted per second in
     l.i0/l.i1/l.i2, rows indexed per second in l.x, queries per second in the q steps."""
     kind = step["kind"]
@@ -47,16 +51,21 @@ def headline(step: dict) -> tuple[float | None, str]:
     return None, ""
 
 
-def sustained(step: dict) -> bool | None:
+def sustained(step: IbenchStep) -> bool | None:
     """None where the step has no background target (l.* steps)."""
     background = step.get("background")
     return None if background is None else background["target_sustained"]
 
 
-def step_row(step: dict) -> dict:
+def _histograms(step: IbenchStep) -> dict[str, ResponseHistogram]:
+    """Response-time histograms by role, for code that walks whichever roles ran."""
+    return cast("dict[str, ResponseHistogram]", step.get("response_time", {}))
+
+
+def step_row(step: IbenchStep) -> dict[str, Any]:
     """One line of the step summary table."""
     per_op = step.get("per_op", {})
-    worst_us = [step["response_time"][role]["max_us"] for role in step.get("response_time", {})]
+    worst_us = [histogram["max_us"] for histogram in _histograms(step).values()]
     size = step.get("db_file_bytes") or step.get("db_bytes")
     value, unit = headline(step)
     return {
@@ -81,7 +90,7 @@ def step_row(step: dict) -> dict:
     }
 
 
-def background_row(step: dict) -> dict:
+def background_row(step: IbenchStep) -> dict[str, Any]:
     """Target vs achieved background rate of one q step."""
     background = step["background"]
     return {
@@ -94,7 +103,7 @@ def background_row(step: dict) -> dict:
     }
 
 
-def histogram_rows(step: dict) -> list[dict]:
+def histogram_rows(step: IbenchStep) -> list[dict[str, Any]]:
     """Per role, the share of statements in each response-time bucket."""
     rows = []
     for role in ROLES:
@@ -113,19 +122,19 @@ def histogram_rows(step: dict) -> list[dict]:
     return rows
 
 
-def bucket_labels(step: dict) -> list[str]:
+def bucket_labels(step: IbenchStep) -> list[str]:
     """≤256 µs ... ≤16 s, then >16 s: the last count is what took longer than the last bound."""
-    for histogram in step.get("response_time", {}).values():
+    for histogram in _histograms(step).values():
         labels = [BUCKET_LABELS.get(b, f"≤{b} µs") for b in histogram["buckets_us"]]
         return [*labels, ">" + labels[-1][1:]]
     return []
 
 
-def run_report(run: dict) -> dict:
+def run_report(run: RunDocument) -> dict[str, Any]:
     """What the run page's Insert Benchmark section shows (data/ibench/<run>.json)."""
-    measured = [step for step in run["steps"] if step["kind"] != "flush"]
+    measured = [step for step in ibench_steps(run) if step["kind"] != "flush"]
     return {
-        "rows": [step_row(step) for step in run["steps"]],
+        "rows": [step_row(step) for step in ibench_steps(run)],
         "background": [background_row(step) for step in measured if "background" in step],
         "steps": [
             {
@@ -141,12 +150,13 @@ def run_report(run: dict) -> dict:
     }
 
 
-def run_figures(run: dict) -> dict[str, go.Figure]:
+def run_figures(run: RunDocument) -> dict[str, go.Figure]:
     """Per measured step: per-second rates over the max response time of each second
     (ibench-<step>), and the response-time histogram per role (ibench-hist-<step>)."""
     figures = {}
-    for step in run["steps"]:
-        series = step.get("series", {})
+    for step in ibench_steps(run):
+        # By name: the rate and max-latency series of each role.
+        series = cast("dict[str, list[float]]", step.get("series", {}))
         if step["kind"] == "flush" or not series.get("t"):
             continue
         slug = figure_slug(step["step"])
@@ -191,21 +201,25 @@ def run_figures(run: dict) -> dict[str, go.Figure]:
     return figures
 
 
-def _step_names(runs: list[dict]) -> list[str]:
+def _step_names(runs: list[RunDocument]) -> list[str]:
     """Measured steps in run order, as they first appear across the runs."""
     names: list[str] = []
     for run in runs:
         names += [
-            s["step"] for s in run["steps"] if s["kind"] != "flush" and s["step"] not in names
+            s["step"] for s in ibench_steps(run) if s["kind"] != "flush" and s["step"] not in names
         ]
     return names
 
 
 # The per-second series behind each kind's headline (l.x reports no per-second index rate).
-HEADLINE_SERIES = {"query": "queries_per_s", "load": "inserts_per_s", "write": "inserts_per_s"}
+HEADLINE_SERIES: dict[str, Literal["queries_per_s", "inserts_per_s"]] = {
+    "query": "queries_per_s",
+    "load": "inserts_per_s",
+    "write": "inserts_per_s",
+}
 
 
-def headline_stats(found: list[dict]) -> dict:
+def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
     """spread() of the steps' headline values, with their kept per-second samples pooled (the
     noise of a comparison without repeats, generator/_stats.py)."""
     stats = spread([value for value, _ in map(headline, found) if value is not None])
@@ -220,7 +234,7 @@ def headline_stats(found: list[dict]) -> dict:
     return stats
 
 
-def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
+def _cell(variant: str, found: list[IbenchStep], base: dict[str, Any] | None) -> dict[str, Any]:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
     base (stat_cell; base: the base variant's headline_stats, None for the base itself),
     marked unsustained where any of those runs missed the background target."""
@@ -236,7 +250,7 @@ def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
     return cell
 
 
-def campaign_report(runs: list[dict]) -> dict | None:
+def campaign_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     """Callaghan's summary of the campaign's ibench workloads: per workload one row per variant
     and one cell per step (median of the counted runs, ratio to the base variant by
     generator/_compare.py's rule, unsustained flag, background target and achieved rate), and
@@ -253,7 +267,7 @@ def campaign_report(runs: list[dict]) -> dict | None:
         counted = {v: counted_runs(by_variant[v]) for v in variants}
         steps = _step_names([run for v in variants for run in counted[v]])
         found = {
-            (v, step): [s for run in counted[v] for s in run["steps"] if s["step"] == step]
+            (v, step): [s for run in counted[v] for s in ibench_steps(run) if s["step"] == step]
             for v in variants
             for step in steps
         }
@@ -282,7 +296,7 @@ def campaign_report(runs: list[dict]) -> dict | None:
                 ],
                 "runs": {v: pass_list(by_variant[v]) for v in variants},
                 "step_tables": {
-                    v: [step_row(s) for s in counted[v][-1]["steps"]] for v in variants
+                    v: [step_row(s) for s in ibench_steps(counted[v][-1])] for v in variants
                 },
             }
         )

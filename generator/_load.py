@@ -11,7 +11,7 @@ from generator._errors import InvalidData
 
 class RunFile(NamedTuple):
     path: Path
-    doc: dict
+    doc: contract.RunDocument
 
 
 def load_runs(data_dirs: list[Path]) -> list[RunFile]:

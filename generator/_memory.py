@@ -6,6 +6,10 @@ in memory, the storage and the flushing otherwise), so every run page says which
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
+
 SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 TIMES = "\u00d7"  # the multiplication sign: "data is 15 times the buffer pool"
 # Above this many times the buffer pool, tenths of a "times" are noise to the reader.
@@ -21,7 +25,7 @@ def size_text(count: float) -> str:
     return f"{count:.1f}".removesuffix(".0") + f" {SIZE_UNITS[unit]}"
 
 
-def memory_fit(run: dict) -> dict | None:
+def memory_fit(run: RunDocument) -> dict[str, Any] | None:
     """{"fit": "in-memory" | "io-bound", "short": ..., "text": ...}; None when the run lacks
     its data size or buffer pool size."""
     data = run["workload"].get("data_bytes")

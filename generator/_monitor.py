@@ -7,10 +7,12 @@ Dimitri Kravtchuk's dim_STAT graphs line server metrics up with the load levels.
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import plotly.graph_objects as go
 
 import contract
+from contract import IbenchStep, RunDocument, Step
 
 # family -> (title, y-axis unit, metrics in the order they are drawn)
 FAMILIES: dict[str, tuple[str, str, list[str]]] = {
@@ -38,7 +40,7 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
 SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
 
 
-def _families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
+def _families(steps: list[Step | IbenchStep]) -> dict[str, tuple[str, str, list[str]]]:
     """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
     sampled = {
         name
@@ -52,7 +54,7 @@ def _families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
     return families
 
 
-def family_rules() -> dict:
+def family_rules() -> dict[str, Any]:
     """The families as data, for the per-step drill-down the page's JS draws from run.json."""
     return {
         "families": [
@@ -66,16 +68,16 @@ def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 
 
-def step_label(step: dict) -> str:
+def step_label(step: Step | IbenchStep) -> str:
     """A thread level (sysbench) or an Insert Benchmark step's name."""
     return f"{step['threads']} thr" if "threads" in step else step["step"]
 
 
-def monitored_steps(run: dict) -> list[dict]:
+def monitored_steps(run: RunDocument) -> list[Step | IbenchStep]:
     return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
 
 
-def monitor_figures(run: dict) -> dict[str, go.Figure]:
+def monitor_figures(run: RunDocument) -> dict[str, go.Figure]:
     """monitor-<family> figures; empty when the run has no per-second samples."""
     steps = monitored_steps(run)
     if not steps:
@@ -114,7 +116,7 @@ def monitor_figures(run: dict) -> dict[str, go.Figure]:
     return figures
 
 
-def step_averages(run: dict) -> dict:
+def step_averages(run: RunDocument) -> dict[str, Any]:
     """Per family, the mean of each metric over each step: the data table under each chart."""
     steps = monitored_steps(run)
     tables = {}

@@ -8,33 +8,36 @@ records the pass in run.repeat.index; a run without `repeat` is the only pass.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from contract import RunDocument, Step, sysbench_steps
 
 
-def repeat_index(run: dict) -> int:
+def repeat_index(run: RunDocument) -> int:
     return run.get("repeat", {}).get("index", 1)
 
 
-def cell_key(run: dict) -> tuple[str, str, str]:
+def cell_key(run: RunDocument) -> tuple[str, str, str]:
     return run["campaign"]["id"], run["variant"], run["workload"]["name"]
 
 
-def group_by_cell(runs: list[dict]) -> dict[tuple[str, str, str], list[dict]]:
+def group_by_cell(runs: Iterable[RunDocument]) -> dict[tuple[str, str, str], list[RunDocument]]:
     """Runs by cell_key, each list in pass order (a re-run of a pass after its first attempt)."""
-    cells: dict[tuple[str, str, str], list[dict]] = {}
+    cells: dict[tuple[str, str, str], list[RunDocument]] = {}
     for run in sorted(runs, key=lambda run: (repeat_index(run), run["started_at"], run["id"])):
         cells.setdefault(cell_key(run), []).append(run)
     return cells
 
 
-def counted_runs(cell: list[dict]) -> list[dict]:
+def counted_runs(cell: list[RunDocument]) -> list[RunDocument]:
     """The runs a cell's numbers rest on: per pass its latest complete run, in pass order.
 
     `run --resume` re-runs an unfinished pass under a new id (.r2), hence "latest". Partial and
     failed runs stay out of the medians; a cell without any complete run falls back to its
     latest run, so an interrupted single-pass campaign still shows the steps that finished.
     """
-    complete: dict[int, dict] = {}
+    complete: dict[int, RunDocument] = {}
     for run in sorted(cell, key=lambda run: (run["started_at"], run["id"])):
         if run["status"] == "complete":
             complete[repeat_index(run)] = run
@@ -43,7 +46,7 @@ def counted_runs(cell: list[dict]) -> list[dict]:
     return [max(cell, key=lambda run: (run["started_at"], run["id"]))]
 
 
-def pass_list(cell: list[dict]) -> list[dict]:
+def pass_list(cell: list[RunDocument]) -> list[dict[str, Any]]:
     """Every run of a cell for links: id, repeat index (None outside a repeated campaign),
     status and whether its numbers are counted."""
     counted = {run["id"] for run in counted_runs(cell)}
@@ -60,17 +63,17 @@ def pass_list(cell: list[dict]) -> list[dict]:
 
 
 def spread_by_threads(
-    runs: list[dict],
-    value_of: Callable[[dict], float | None],
-    seconds_of: Callable[[dict, dict], list[float]] | None = None,
-) -> dict[int, dict]:
+    runs: list[RunDocument],
+    value_of: Callable[[Step], float | None],
+    seconds_of: Callable[[RunDocument, Step], list[float]] | None = None,
+) -> dict[int, dict[str, Any]]:
     """Per thread level: spread() of value_of(step) over the runs that reached it. A step where
     value_of is None (a counter the harness did not record) does not count. seconds_of(run,
     step), when given, adds "seconds": the per-second samples of those steps, pooled."""
     values: dict[int, list[float]] = {}
     seconds: dict[int, list[float]] = {}
     for run in runs:
-        for step in run["steps"]:
+        for step in sysbench_steps(run):
             value = value_of(step)
             if value is not None:
                 values.setdefault(step["threads"], []).append(value)
@@ -82,7 +85,7 @@ def spread_by_threads(
     return cells
 
 
-def spread(found: list[float]) -> dict:
+def spread(found: list[float]) -> dict[str, Any]:
     """Median, low, high and count of one cell's values (none: NO_STEP's shape, all None)."""
     if not found:
         return {"median": None, "low": None, "high": None, "repeats": 0, "values": []}

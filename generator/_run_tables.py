@@ -8,6 +8,10 @@ generator writes them ready to print (data/runtables/<run>.json).
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument
+
 MISSING = "\u2014"  # an em dash, as helpers/num.html prints an absent number
 
 
@@ -16,7 +20,7 @@ def table_number(value: float | None) -> str:
     return MISSING if value is None else f"{value:,.2f}".removesuffix(".00")
 
 
-def status_per_event(run: dict) -> dict | None:
+def status_per_event(run: RunDocument) -> dict[str, Any] | None:
     """{"threads": [...], "rows": [[counter, cell per step], ...]} over the steps that recorded
     status deltas (rows sorted by counter); None when none did."""
     # Insert Benchmark steps are named, not thread levels; its own report covers them.
@@ -39,7 +43,7 @@ def status_per_event(run: dict) -> dict | None:
     return {"threads": [step["threads"] for step in steps], "rows": rows}
 
 
-def per_second_tps(run: dict) -> dict | None:
+def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
     """{"threads": [...], "rows": [[second, TPS per step or a dash], ...]}, a row per second of
     the longest step; None when no step has a thread level and a series."""
     steps = [s for s in run["steps"] if "threads" in s and "series" in s]
@@ -59,5 +63,5 @@ def per_second_tps(run: dict) -> dict | None:
     return {"threads": [step["threads"] for step in steps], "rows": rows}
 
 
-def run_tables(run: dict) -> dict:
+def run_tables(run: RunDocument) -> dict[str, Any]:
     return {"counters": status_per_event(run), "series": per_second_tps(run)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from contract._validate import SCHEMA_PATH as RUN_SCHEMA_PATH
 
@@ -16,7 +17,7 @@ BRANCHES = ("allOf", "anyOf", "oneOf", "then", "else")  # where else a key can b
 LONG_ENUM = 4  # beyond this many values, the type column says "string" and the values go below
 
 
-def _resolve(node: dict, root: dict) -> dict:
+def _resolve(node: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
     """node with a local $ref ("#/$defs/x") replaced by its target; the node's own keywords
     (a description next to a $ref) win."""
     ref = node.get("$ref")
@@ -28,7 +29,7 @@ def _resolve(node: dict, root: dict) -> dict:
     return {**_resolve(target, root), **{k: v for k, v in node.items() if k != "$ref"}}
 
 
-def _type_of(node: dict) -> str:
+def _type_of(node: dict[str, Any]) -> str:
     if "const" in node:
         return json.dumps(node["const"])
     if "enum" in node:
@@ -41,12 +42,12 @@ def _type_of(node: dict) -> str:
     if kinds == "array" and isinstance(node.get("items"), dict) and "type" in node["items"]:
         return f"array of {node['items']['type']}"
     if kinds:
-        return kinds
+        return str(kinds)
     options = [_type_of(branch) for branch in node.get("oneOf", []) + node.get("anyOf", [])]
     return " or ".join(dict.fromkeys(option for option in options if option))
 
 
-def _condition(test: dict, path: str = "") -> tuple[str, object] | None:
+def _condition(test: dict[str, Any], path: str = "") -> tuple[str, object] | None:
     """The first `const` an if-schema tests, as (key path, value): enough for the schemas here."""
     for name, child in test.get("properties", {}).items():
         where = f"{path}.{name}" if path else name
@@ -57,7 +58,9 @@ def _condition(test: dict, path: str = "") -> tuple[str, object] | None:
     return None
 
 
-def _declared(node: dict, root: dict) -> tuple[list[tuple[str, dict, str]], set[str]]:
+def _declared(
+    node: dict[str, Any], root: dict[str, Any]
+) -> tuple[list[tuple[str, dict[str, Any], str]], set[str]]:
     """(name, schema, when) of each property of node, including those its branches declare;
     `when` says which if/then/else branch a declaration belongs to ("" for always)."""
     declared = [(name, schema, "") for name, schema in node.get("properties", {}).items()]
@@ -90,8 +93,13 @@ def _key_label(path: str) -> str:
 
 
 def _rows(
-    node: dict, path: str, required: bool, root: dict, seen: tuple[str, ...], when: str = ""
-) -> list[dict]:
+    node: dict[str, Any],
+    path: str,
+    required: bool,
+    root: dict[str, Any],
+    seen: tuple[str, ...],
+    when: str = "",
+) -> list[dict[str, Any]]:
     ref = node.get("$ref")
     if ref in seen:  # a recursive definition: documented once, at its first use
         return []
@@ -125,13 +133,13 @@ def _rows(
     return rows
 
 
-def schema_rows(schema: dict) -> list[dict]:
+def schema_rows(schema: dict[str, Any]) -> list[dict[str, Any]]:
     """Every key path a document may hold, in declaration order, with its type, whether it is
     required where it appears, and the schema's own description."""
     return _rows(schema, "", True, schema, ())
 
 
-def schema_docs() -> dict[str, dict]:
+def schema_docs() -> dict[str, dict[str, Any]]:
     """The guide's generated reference tables, by schema name."""
     docs = {}
     for name, path in SCHEMAS.items():

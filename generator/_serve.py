@@ -19,7 +19,7 @@ BIND = "127.0.0.1"
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind((BIND, 0))
-        return probe.getsockname()[1]
+        return int(probe.getsockname()[1])
 
 
 def _snapshot(data_dirs: list[Path]) -> dict[Path, tuple[int, int]]:

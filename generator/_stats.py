@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from typing import Any
 
 from scipy import stats as scipy_stats
 
@@ -69,7 +70,7 @@ def kept(values: list[float], trim: int) -> list[float]:
     return rest if len(rest) >= MIN_KEPT else list(values)
 
 
-def steady_state(values: list[float]) -> dict:
+def steady_state(values: list[float]) -> dict[str, Any]:
     """The verdict on one step's kept window and the numbers behind it (slope_p only when the
     drift is large enough for its significance to matter)."""
     n = len(values)
@@ -102,7 +103,7 @@ def _two_sided_p(t_value: float, df: float) -> float:
     return float(2 * scipy_stats.t.sf(abs(t_value), df))
 
 
-def log_summary(values: list[float]) -> list | None:
+def log_summary(values: list[float]) -> list[float] | None:
     """[n, variance] of the logarithms of the positive values: all an interval needs of one
     side's noise, the variance rounded to LOG_DIGITS significant digits so that the compare
     page, which gets these in its index, computes the same interval as the generator. None when
@@ -132,7 +133,7 @@ def t_table() -> list[float]:
 
 def ratio_interval(
     base: list[float], other: list[float], ratio: float, per_second: bool
-) -> dict | None:
+) -> dict[str, Any] | None:
     """95 % interval around a shown ratio of other to base (their totals, or repeat medians),
     its width from samples of each side (repeat values, or per-second values when per_second).
     None when a side has fewer than two positive samples."""
@@ -140,8 +141,8 @@ def ratio_interval(
 
 
 def summary_interval(
-    base: list | None, other: list | None, ratio: float, per_second: bool
-) -> dict | None:
+    base: list[float] | None, other: list[float] | None, ratio: float, per_second: bool
+) -> dict[str, Any] | None:
     """ratio_interval from the two sides' log_summary (None: no interval). Welch's standard
     error of the difference of log means, centred on the ratio the page shows: the samples'
     own (geometric) means can sit elsewhere when a series dips, and an interval that does not
@@ -163,7 +164,7 @@ def summary_interval(
     }
 
 
-def verdict(ratio: float | None, interval: dict | None, higher_is_better: bool) -> str:
+def verdict(ratio: float | None, interval: dict[str, Any] | None, higher_is_better: bool) -> str:
     """'better' / 'worse' (beyond the band and the noise), 'noise' (beyond the band, but the
     interval holds 1 or could not be computed), or 'same' (inside the band)."""
     if ratio is None or 1 - BAND <= ratio <= 1 + BAND:
@@ -173,7 +174,7 @@ def verdict(ratio: float | None, interval: dict | None, higher_is_better: bool) 
     return "better" if (ratio > 1) == higher_is_better else "worse"
 
 
-def client_load(client_cpu_pct: list[float], cpus: int) -> dict | None:
+def client_load(client_cpu_pct: list[float], cpus: int) -> dict[str, Any] | None:
     """Mean client CPU (% of one CPU) over the kept samples against the cpus it may use."""
     if not client_cpu_pct or cpus < 1:
         return None

@@ -11,8 +11,9 @@ verdicts and the missing / n/a rules are those of every other campaign table.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
+from contract import RunDocument, Step
 from generator._compare import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
 from generator._repeats import counted_runs, group_by_cell, spread_by_threads
 from generator._trust import kept_series
@@ -30,7 +31,7 @@ SCAN_UNIT = "rows/s"
 # Dimitri reports each test's best load level (his "Max-QPS" curves); Callaghan runs one level.
 PEAK_SUITES = {"dimitri"}
 
-StepValue = Callable[[dict], float | None]
+StepValue = Callable[[Step], float | None]
 
 
 class Metric(NamedTuple):
@@ -39,25 +40,25 @@ class Metric(NamedTuple):
     label: str
     unit: str | None  # None: each test's own (QPS, or rows/s for a scan)
     higher_is_better: bool
-    value_of: Callable[[dict], StepValue]  # test -> its value of a step
+    value_of: Callable[[dict[str, Any]], StepValue]  # test -> its value of a step
 
 
-def _qps(step: dict) -> float:
+def _qps(step: Step) -> float:
     return step["qps"]["total"]
 
 
-def _rows_per_s(step: dict) -> float | None:
+def _rows_per_s(step: Step) -> float | None:
     return step.get("rows_per_s")
 
 
-def headline_of(test: dict) -> StepValue:
+def headline_of(test: dict[str, Any]) -> StepValue:
     """A test's throughput of a step: QPS, or rows/s for a scan."""
     return _rows_per_s if test["unit"] == SCAN_UNIT else _qps
 
 
-def _per_op(key: str) -> Callable[[dict], StepValue]:
-    def value_of(_test: dict) -> StepValue:
-        return lambda step: step.get("per_op", {}).get(key)
+def _per_op(key: str) -> Callable[[dict[str, Any]], StepValue]:
+    def value_of(_test: dict[str, Any]) -> StepValue:
+        return lambda step: cast("float | None", step.get("per_op", {}).get(key))
 
     return value_of
 
@@ -73,13 +74,13 @@ EFFICIENCY = (
 )  # fmt: skip
 
 
-def suite_tests(runs: list[dict]) -> list[dict]:
+def suite_tests(runs: list[RunDocument]) -> list[dict[str, Any]]:
     """One entry per test (a campaign workload) in report order: group, then suite position.
 
     Each holds the suite's names for it, its throughput unit and, per variant, the runs its
     numbers rest on (_repeats.counted_runs: the latest complete run of each repeat pass).
     """
-    tests: dict[str, dict] = {}
+    tests: dict[str, dict[str, Any]] = {}
     for (_, variant, workload), cell in group_by_cell(runs).items():
         counted = counted_runs(cell)
         suite = counted[0]["workload"]["suite"]
@@ -105,7 +106,7 @@ def suite_tests(runs: list[dict]) -> list[dict]:
     )
 
 
-def _row(test: dict, unit: str, cells: list[dict]) -> dict:
+def _row(test: dict[str, Any], unit: str, cells: list[dict[str, Any]]) -> dict[str, Any]:
     return {
         "test": test["test"],
         "workload": test["workload"],
@@ -115,9 +116,9 @@ def _row(test: dict, unit: str, cells: list[dict]) -> dict:
     }
 
 
-def _grouped(tests_and_rows: list[tuple[dict, dict]]) -> list[dict]:
+def _grouped(tests_and_rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
     """Rows under their group's title; the tests come in report order, so groups are runs."""
-    groups: list[dict] = []
+    groups: list[dict[str, Any]] = []
     for test, row in tests_and_rows:
         if not groups or groups[-1]["group"] != test["group"]:
             groups.append({"group": test["group"], "title": GROUPS[test["group"]], "rows": []})
@@ -125,7 +126,9 @@ def _grouped(tests_and_rows: list[tuple[dict, dict]]) -> list[dict]:
     return groups
 
 
-def _seconds_of(metric: Metric, test: dict) -> Callable[[dict, dict], list[float]] | None:
+def _seconds_of(
+    metric: Metric, test: dict[str, Any]
+) -> Callable[[RunDocument, Step], list[float]] | None:
     """Per-second samples of the throughput (the noise of a single repeat); a scan's rows/s
     moves with its TPS, whose series is recorded. The per-operation costs have none."""
     if metric is not THROUGHPUT:
@@ -134,7 +137,9 @@ def _seconds_of(metric: Metric, test: dict) -> Callable[[dict, dict], list[float
     return lambda run, step: kept_series(run, step, series)
 
 
-def level_tables(tests: list[dict], variants: list[str], metric: Metric) -> dict[int, dict]:
+def level_tables(
+    tests: list[dict[str, Any]], variants: list[str], metric: Metric
+) -> dict[int, dict[str, Any]]:
     """The metric at every thread level some test reached, {threads: table}; empty when no step
     has the metric. A test absent at a level has no row there; a variant absent from a test has
     a missing cell, and a base of zero or missing gives every other cell 'n/a'."""
@@ -183,7 +188,7 @@ def level_tables(tests: list[dict], variants: list[str], metric: Metric) -> dict
     return tables
 
 
-def _peak(by_level: dict[int, dict]) -> tuple[int | None, float | None]:
+def _peak(by_level: dict[int, dict[str, Any]]) -> tuple[int | None, float | None]:
     """(threads, median) of the highest median; the fewest threads on a tie."""
     if not by_level:
         return None, None
@@ -191,7 +196,7 @@ def _peak(by_level: dict[int, dict]) -> tuple[int | None, float | None]:
     return best, by_level[best]["median"]
 
 
-def peak_table(tests: list[dict], variants: list[str]) -> dict:
+def peak_table(tests: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]:
     """Per test and variant: the highest throughput (QPS, rows/s for a scan) and the highest TPS
     over the thread levels, on repeat medians, each with the thread count that reached it."""
     tests_and_rows = []
@@ -214,7 +219,7 @@ def peak_table(tests: list[dict], variants: list[str]) -> dict:
     return {"base": variants[0], "variants": variants, "groups": _grouped(tests_and_rows)}
 
 
-def suite_report(runs: list[dict]) -> dict | None:
+def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     """The suite tables of one campaign's runs; None when none of them belongs to a suite.
 
     levels[]: per thread level, the throughput table and the efficiency tables (cpu/o, cs/o,

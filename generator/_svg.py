@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 # Okabe-Ito in js/plot.js's order, so both drawings colour traces alike; its black is grey here,
@@ -41,7 +42,9 @@ def tick_text(value: float) -> str:
 class _Axis:
     """Maps data values to pixels between start and end (end < start for y)."""
 
-    def __init__(self, values: list[float], spec: dict, start: float, end: float, zero: bool):
+    def __init__(
+        self, values: list[float], spec: dict[str, Any], start: float, end: float, zero: bool
+    ):
         self.log = spec.get("type") == "log"
         if spec.get("tickvals"):
             labels = spec.get("ticktext") or [tick_text(v) for v in spec["tickvals"]]
@@ -70,7 +73,7 @@ class _Axis:
         return self.start + (self._scale(value) - self.low) / span * (self.end - self.start)
 
 
-def _points(trace: dict) -> list[tuple[float, float, int]]:
+def _points(trace: dict[str, Any]) -> list[tuple[float, float, int]]:
     return [
         (x, y, index)
         for index, (x, y) in enumerate(zip(trace["x"], trace["y"], strict=True))
@@ -78,7 +81,7 @@ def _points(trace: dict) -> list[tuple[float, float, int]]:
     ]
 
 
-def _segments(trace: dict) -> list[list[tuple[float, float]]]:
+def _segments(trace: dict[str, Any]) -> list[list[tuple[float, float]]]:
     """Runs of consecutive points; a None in x or y ends one."""
     segments: list[list[tuple[float, float]]] = [[]]
     for x, y in zip(trace["x"], trace["y"], strict=True):
@@ -89,7 +92,7 @@ def _segments(trace: dict) -> list[list[tuple[float, float]]]:
     return [segment for segment in segments if segment]
 
 
-def _error_bounds(trace: dict) -> list[tuple[float, float, float]]:
+def _error_bounds(trace: dict[str, Any]) -> list[tuple[float, float, float]]:
     error = trace.get("error_y") or {}
     if error.get("type") != "data" or "array" not in error:
         return []
@@ -97,7 +100,9 @@ def _error_bounds(trace: dict) -> list[tuple[float, float, float]]:
     return [(x, y - minus[index], y + error["array"][index]) for x, y, index in _points(trace)]
 
 
-def _as_categories(traces: list[dict], x_spec: dict) -> tuple[list[dict], dict]:
+def _as_categories(
+    traces: list[dict[str, Any]], x_spec: dict[str, Any]
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Text x values (step names) placed 0, 1, 2 ... in order of appearance, labelled."""
     names = list(dict.fromkeys(x for t in traces for x in t["x"] if isinstance(x, str)))
     if not names:
@@ -112,7 +117,9 @@ def _as_categories(traces: list[dict], x_spec: dict) -> tuple[list[dict], dict]:
     }
 
 
-def _panels(traces: list[dict], layout: dict) -> list[tuple[str, dict, float, float]]:
+def _panels(
+    traces: list[dict[str, Any]], layout: dict[str, Any]
+) -> list[tuple[str, dict[str, Any], float, float]]:
     """(axis key, axis spec, top px, bottom px) per y axis the traces use, from its domain."""
     panels = []
     for key in dict.fromkeys(t.get("yaxis", "y") for t in traces):
@@ -122,13 +129,15 @@ def _panels(traces: list[dict], layout: dict) -> list[tuple[str, dict, float, fl
     return panels
 
 
-def _bar_step(traces: list[dict]) -> float:
+def _bar_step(traces: list[dict[str, Any]]) -> float:
     """The x distance a group of bars may fill: the closest two bar positions, else 1."""
     xs = sorted({x for t in traces if t.get("type") == "bar" for x, _, _ in _points(t)})
     return min((b - a for a, b in itertools.pairwise(xs)), default=1.0) or 1.0
 
 
-def _marks(trace: dict, colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple) -> list[str]:
+def _marks(
+    trace: dict[str, Any], colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple[int, int, float]
+) -> list[str]:
     """A trace's lines, error bars and markers, or its bars (bar: (slot, slots, step))."""
     if trace.get("type") == "bar":
         slot, slots, step = bar
@@ -159,7 +168,7 @@ def _marks(trace: dict, colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple) -
     return marks
 
 
-def figure_svg(figure: dict) -> str:
+def figure_svg(figure: dict[str, Any]) -> str:
     """The figure as a standalone SVG document."""
     layout = figure.get("layout", {})
     drawn = [t for t in figure["data"] if t.get("type", "scatter") in ("scatter", "bar")]
@@ -234,5 +243,5 @@ def figure_svg(figure: dict) -> str:
     return "\n".join(parts) + "\n"
 
 
-def axis_title(axis: dict, fallback: str) -> str:
+def axis_title(axis: dict[str, Any], fallback: str) -> str:
     return (axis.get("title") or {}).get("text") or fallback

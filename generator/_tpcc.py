@@ -8,13 +8,16 @@ builds what spans runs.
 
 from __future__ import annotations
 
+from typing import Any
+
+from contract import RunDocument, WorkloadTpcc
 from generator._compare import ratio_table
 from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
 REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<REPORT_NAME>/
 
 
-def shape_label(shape: dict) -> str:
+def shape_label(shape: WorkloadTpcc) -> str:
     sets, scale = shape["table_sets"], shape["scale"]
     return (
         f"{sets} set{'s' if sets > 1 else ''} \N{MULTIPLICATION SIGN} {scale} warehouse{'s' if scale > 1 else ''}"
@@ -22,12 +25,13 @@ def shape_label(shape: dict) -> str:
     )
 
 
-def _checks(runs: list[dict]) -> dict:
+def _checks(runs: list[RunDocument]) -> dict[str, Any]:
     """Over the counted runs: did every check that ran pass, and which conditions failed."""
     failed, ran = set(), 0
     for run in runs:
-        for key in ("check_after_load", "check_after_run"):
-            if check := run["workload"]["tpcc"].get(key):
+        tpcc = run["workload"]["tpcc"]
+        for check in (tpcc.get("check_after_load"), tpcc.get("check_after_run")):
+            if check:
                 ran += 1
                 failed.update(check["failed"])
     return {"ran": ran, "passed": ran > 0 and not failed, "failed": sorted(failed, key=_order)}
@@ -37,7 +41,7 @@ def _order(condition: str) -> tuple[int, str]:
     return (int(condition), "") if condition.isdigit() else (10**6, condition)
 
 
-def tpcc_report(runs: list[dict]) -> dict | None:
+def tpcc_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     """None when no run of the campaign is a tpcc run."""
     cells = group_by_cell(run for run in runs if "tpcc" in run["workload"])
     if not cells:
@@ -45,7 +49,9 @@ def tpcc_report(runs: list[dict]) -> dict | None:
     several_variants = len({variant for _, variant, _ in cells}) > 1
     # Campaign order: the runner goes through workloads in file order within a variant.
     ordered = sorted(cells.items(), key=lambda item: min(r["started_at"] for r in item[1]))
-    lines, cells_out, counted = [], [], {}
+    lines: list[dict[str, Any]] = []
+    cells_out: list[dict[str, Any]] = []
+    counted: dict[str, list[RunDocument]] = {}
     for (_, variant, workload), cell in ordered:
         runs_of_line = counted_runs(cell)
         shape = runs_of_line[0]["workload"]["tpcc"]

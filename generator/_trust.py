@@ -6,22 +6,24 @@ repeats measures its noise on the same kept seconds (kept_series)."""
 from __future__ import annotations
 
 import statistics
+from typing import Any, cast
 
+from contract import RunDocument, Step
 from generator import _stats
 
 
-def _trim(run: dict, step: dict) -> int:
+def _trim(run: RunDocument, step: Step) -> int:
     return _stats.trim_seconds(step["duration_s"], run["workload"].get("trim_seconds"))
 
 
-def kept_series(run: dict, step: dict, name: str) -> list[float]:
+def kept_series(run: RunDocument, step: Step, name: str) -> list[float]:
     """A per-second series of the step (tps, qps, p95_ms) after the warm-up cut; empty when
     the step has none."""
-    series = step.get("series", {}).get(name)
+    series = cast("list[float] | None", step.get("series", {}).get(name))
     return _stats.kept(series, _trim(run, step)) if series else []
 
 
-def _client(run: dict, step: dict, kept_seconds: int) -> dict | None:
+def _client(run: RunDocument, step: Step, kept_seconds: int) -> dict[str, Any] | None:
     series = step.get("monitor", {}).get("series", {}).get("client_cpu_pct")
     if not series:
         return None
@@ -29,7 +31,7 @@ def _client(run: dict, step: dict, kept_seconds: int) -> dict | None:
     return _stats.client_load(series[-kept_seconds:], cpus)
 
 
-def step_trust(run: dict, step: dict) -> dict:
+def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
     values = kept_series(run, step, "tps")
     cut = len(step["series"]["tps"]) - len(values)
     return {
@@ -41,6 +43,6 @@ def step_trust(run: dict, step: dict) -> dict:
     }
 
 
-def run_trust(run: dict) -> list[dict]:
+def run_trust(run: RunDocument) -> list[dict[str, Any]]:
     """One entry per sysbench step (the Insert Benchmark's steps have their own rules)."""
     return [step_trust(run, step) for step in run["steps"] if "tps" in step and "series" in step]

@@ -1,0 +1,428 @@
+"""The run document as Python types: one TypedDict per object of data/schema/run-v1.schema.json.
+
+The schema stays the one source of truth (the harness validates against it before writing, the
+generator after reading); these types only tell a type checker which keys exist, which are
+always present (Required) and which only sometimes (NotRequired), so `step["latency_ms"]["p59"]`
+is an error before it is a KeyError, and "who reads field X" is a search for the type.
+tests/contract/test_model.py walks the schema and these types and fails when they disagree.
+
+Mappings the schema leaves open (SHOW GLOBAL VARIABLES, status deltas, monitoring series keyed by
+metric) are `dict[str, ...]`. Numbers the schema calls "number" are `float` (a JSON integer
+such as 0 is an `int`, which a type checker accepts as a float).
+"""
+
+from typing import Literal, NotRequired, Required, TypedDict, final
+
+# $defs/series: one value per second of a step.
+Series = list[float]
+# $defs/tpcc_pct: percentages keyed by TPC-C transaction type name.
+TpccPct = dict[str, float]
+
+
+class Campaign(TypedDict):
+    id: Required[str]
+    name: Required[str]
+    title: Required[str]
+    description: NotRequired[str]
+    file: Required[str]
+    variant_order: NotRequired[list[str]]
+
+
+class Repeat(TypedDict):
+    index: int
+    of: int
+
+
+class Harness(TypedDict):
+    version: Required[str]
+    git_commit: Required[str | None]
+    git_dirty: NotRequired[bool]
+
+
+class Host(TypedDict):
+    hostname: Required[str]
+    cpu_model: Required[str]
+    cpu_sockets: NotRequired[int]
+    cpu_cores: NotRequired[int]
+    cpu_threads: Required[int]
+    virtualization: NotRequired[str | None]
+    ram_bytes: Required[int]
+    kernel: Required[str]
+    os: Required[str]
+    datadir_filesystem: NotRequired[str | None]
+    datadir_device: NotRequired[str | None]
+    cpu_affinity: NotRequired[list[int]]
+    cpu_governor: NotRequired[str | None]
+    transparent_hugepages: NotRequired[str | None]
+    datadir_mount_options: NotRequired[str | None]
+
+
+class CompiledDefaults(TypedDict):
+    source: str
+    differences: dict[str, str | None]
+
+
+class Server(TypedDict):
+    product: Required[Literal["mariadb", "mysql", "percona"]]
+    version: Required[str]
+    version_string: NotRequired[str]
+    version_comment: NotRequired[str]
+    basedir: NotRequired[str]
+    binary: NotRequired[str]
+    sandbox: NotRequired[bool]
+    kind: NotRequired[Literal["sandbox", "existing"]]
+    variant_applied: NotRequired[Literal["my.cnf", "set_global", "restart_command"]]
+    my_cnf: Required[str]
+    my_cnf_options: NotRequired[dict[str, str]]
+    cpu_affinity: NotRequired[list[int]]
+    variables: Required[dict[str, str]]
+    compiled_defaults: NotRequired[CompiledDefaults]
+
+
+class Suite(TypedDict):
+    name: Literal["dimitri", "callaghan"]
+    test: str
+    group: Literal["point", "range", "range-aggregation", "write"]
+    position: int
+
+
+CheckResult = Literal["pass", "fail", "skip"]
+
+
+class TpccConditionSet(TypedDict):
+    result: CheckResult
+    violations: int
+    detail: str
+
+
+class TpccCondition(TypedDict):
+    name: str
+    result: CheckResult
+    sets: dict[str, TpccConditionSet]
+
+
+class TpccCheck(TypedDict):
+    passed: bool
+    failed: list[str]
+    skipped: list[str]
+    conditions: dict[str, TpccCondition]
+
+
+class WorkloadTpcc(TypedDict):
+    mode: Required[Literal["compat", "spec"]]
+    scale: Required[int]
+    table_sets: Required[int]
+    warehouses: Required[int]
+    items: Required[int]
+    items_rule: Required[bool]
+    use_fk: Required[bool]
+    force_pk: Required[bool]
+    trx_level: Required[Literal["RR", "RC", "SER", "RU"]]
+    enable_purge: Required[bool]
+    storage_engine: Required[str]
+    table_options: Required[str]
+    expected_mix_pct: Required[TpccPct]
+    check_after_load: NotRequired[TpccCheck]
+    check_after_run: NotRequired[TpccCheck]
+
+
+class DataOrigin(TypedDict):
+    method: Required[Literal["prepared", "restored"]]
+    pristine_key: NotRequired[str]
+    loaded_by: NotRequired[str]
+    load_seconds: NotRequired[float | None]
+    restore_seconds: NotRequired[float | None]
+
+
+class Workload(TypedDict):
+    tool: Required[Literal["sysbench", "ibench"]]
+    tool_version: Required[str]
+    name: Required[str]
+    script: NotRequired[str]
+    options: Required[dict[str, str]]
+    client_cpu_affinity: NotRequired[list[int] | None]
+    data_bytes: NotRequired[int | None]
+    trim_seconds: NotRequired[int]
+    rows_after_prepare: NotRequired[int | None]
+    suite: NotRequired[Suite]
+    tpcc: NotRequired[WorkloadTpcc]
+    data_origin: NotRequired[DataOrigin]
+
+
+class ReproduceCommand(TypedDict):
+    purpose: str
+    command: str
+
+
+class Reproduce(TypedDict):
+    harness_command: str
+    commands: list[ReproduceCommand]
+
+
+class TpccCounts(TypedDict):
+    count: int
+    commits: int
+    rollbacks: int
+    retries: int
+    deadlocks: int
+    lock_waits: int
+    other_errors: int
+
+
+class TpccLatency(TypedDict):
+    avg: float
+    p95: float
+    p99: float
+    max: float
+
+
+class TpccType(TpccCounts):
+    latency_ms: TpccLatency
+
+
+class TpccMix(TypedDict):
+    expected_pct: TpccPct
+    achieved_pct: TpccPct
+    max_deviation_pp: float | None
+
+
+class TpmcLike(TypedDict):
+    value: float
+    label: str
+    unaudited: Literal[True]
+    new_order_commits: int
+    seconds: float
+
+
+class TpccStep(TypedDict):
+    mode: Required[Literal["compat", "spec"]]
+    threads_reported: Required[int]
+    nurand_c: NotRequired[dict[str, int] | None]
+    types: Required[dict[str, TpccType]]
+    totals: Required[TpccCounts]
+    latency_sum_ms: Required[float]
+    mix: Required[TpccMix]
+    tpmc_like: NotRequired[TpmcLike]
+    totals_problems: NotRequired[list[str]]
+
+
+class Qps(TypedDict):
+    total: float
+    read: float
+    write: float
+    other: float
+
+
+class Latency(TypedDict):
+    min: float
+    avg: float
+    max: float
+    p95: float
+    p99: float
+
+
+class StepSeries(TypedDict):
+    t: Series
+    tps: Series
+    qps: Series
+    p95_ms: Series
+    errors_per_s: Series
+    reconnects_per_s: Series
+
+
+class Monitor(TypedDict):
+    interval_s: float
+    # "t" (seconds since the step began) is always there; every other key is a metric.
+    series: dict[str, list[float]]
+
+
+class PerOp(TypedDict):
+    op: Literal["transaction", "query", "insert", "indexed_row"]
+    cpu_us: float
+    context_switches: float
+    read_kb: float
+    write_kb: float
+
+
+class OsCounters(TypedDict, total=False):
+    cpu_user_pct: float
+    cpu_system_pct: float
+    cpu_iowait_pct: float
+    cpu_idle_pct: float
+    cpu_steal_pct: float
+    context_switches_per_s: float
+    read_kb_per_s: float
+    write_kb_per_s: float
+
+
+# final: a step with "threads" is a Step, one without an IbenchStep (`in` narrows them).
+@final
+class Step(TypedDict):
+    """One sysbench thread level ($defs/step)."""
+
+    threads: Required[int]
+    duration_s: Required[float]
+    started_at: NotRequired[str]
+    tps: Required[float]
+    rows_per_s: NotRequired[float]
+    tpcc: NotRequired[TpccStep]
+    qps: Required[Qps]
+    latency_ms: Required[Latency]
+    events: Required[int]
+    errors: Required[int]
+    reconnects: Required[int]
+    series: Required[StepSeries]
+    server_status_delta: NotRequired[dict[str, float]]
+    monitor: NotRequired[Monitor]
+    per_op: NotRequired[PerOp]
+    os: NotRequired[OsCounters]
+
+
+class IbenchSeries(TypedDict):
+    t: Series
+    inserts_per_s: Series
+    deletes_per_s: Series
+    queries_per_s: Series
+    max_insert_us: Series
+    max_delete_us: Series
+    max_query_us: Series
+    client_cpu_pct: Series
+
+
+class RatePercentiles(TypedDict):
+    p50: float
+    p75: float
+    p90: float
+    p95: float
+    p99: float
+
+
+class IbenchRatePercentiles(TypedDict, total=False):
+    inserts_per_s: RatePercentiles
+    deletes_per_s: RatePercentiles
+    queries_per_s: RatePercentiles
+
+
+class ResponseHistogram(TypedDict):
+    buckets_us: list[int]
+    counts: list[int]
+    calls: int
+    avg_us: float
+    max_us: float
+
+
+class ResponseTimes(TypedDict, total=False):
+    insert: ResponseHistogram
+    delete: ResponseHistogram
+    query: ResponseHistogram
+
+
+class Retries(TypedDict, total=False):
+    insert: int
+    delete: int
+    query: int
+
+
+class RoleCpu(TypedDict):
+    seconds: float
+    us_per_op: float | None
+
+
+class CpuByRole(TypedDict, total=False):
+    insert: RoleCpu
+    delete: RoleCpu
+    query: RoleCpu
+
+
+class ClientCpu(TypedDict):
+    op: Literal["insert", "delete", "query"]
+    seconds: float
+    us_per_op: float | None
+    by_role: CpuByRole
+    busiest_process_pct: float
+
+
+class FetchedPerQuery(TypedDict):
+    expected: int
+    actual: float
+
+
+class Background(TypedDict):
+    target_inserts_per_s: int
+    achieved_inserts_per_s: float
+    achieved_deletes_per_s: float
+    ratio: float
+    target_sustained: bool
+
+
+class Flush(TypedDict):
+    statements: list[str]
+    wait_limit_s: float
+    dirty_pages_after: int | None
+
+
+@final
+class IbenchStep(TypedDict):
+    """One Insert Benchmark step ($defs/ibench_step): l.i0, l.x, l.i1, l.i2, flush, qr<N>, qp<N>."""
+
+    step: Required[str]
+    kind: Required[Literal["load", "index", "write", "flush", "query"]]
+    started_at: Required[str]
+    duration_s: Required[float]
+    seed: NotRequired[int]
+    clients: NotRequired[int]
+    tables: NotRequired[int]
+    rows_per_commit: NotRequired[int]
+    target_inserts_per_s_per_client: NotRequired[int | None]
+    inserts: NotRequired[int]
+    deletes: NotRequired[int]
+    queries: NotRequired[int]
+    inserts_per_s: NotRequired[float]
+    deletes_per_s: NotRequired[float]
+    queries_per_s: NotRequired[float]
+    inserts_per_s_per_client: NotRequired[float]
+    deletes_per_s_per_client: NotRequired[float]
+    queries_per_s_per_client: NotRequired[float]
+    series: NotRequired[IbenchSeries]
+    rate_percentiles: NotRequired[IbenchRatePercentiles]
+    response_time: NotRequired[ResponseTimes]
+    retries: NotRequired[Retries]
+    client_cpu: NotRequired[ClientCpu]
+    index_seconds: NotRequired[float]
+    indexed_rows_per_s: NotRequired[float]
+    query_mode: NotRequired[Literal["range", "point"]]
+    fetched_per_query: NotRequired[FetchedPerQuery]
+    background: NotRequired[Background]
+    flush: NotRequired[Flush]
+    rows: NotRequired[int]
+    rows_before: NotRequired[int]
+    rows_by_table: NotRequired[dict[str, int]]
+    db_bytes: NotRequired[int]
+    db_file_bytes: NotRequired[int | None]
+    indexes: NotRequired[dict[str, list[str]]]
+    problems: Required[list[str]]
+    server_status_delta: NotRequired[dict[str, float]]
+    os: NotRequired[OsCounters]
+    per_op: NotRequired[PerOp]
+    monitor: NotRequired[Monitor]
+
+
+class RunDocument(TypedDict):
+    """One run file, data/runs/<id>.json."""
+
+    schema_version: Required[Literal[1]]
+    id: Required[str]
+    campaign: Required[Campaign]
+    variant: Required[str]
+    repeat: NotRequired[Repeat]
+    status: Required[Literal["complete", "partial", "failed"]]
+    status_reason: NotRequired[str]
+    started_at: Required[str]
+    ended_at: Required[str]
+    harness: Required[Harness]
+    host: Required[Host]
+    server: Required[Server]
+    workload: Required[Workload]
+    # workload.tool decides: "ibench" runs hold IbenchSteps, every other run Steps.
+    steps: Required[list[Step] | list[IbenchStep]]
+    reproduce: Required[Reproduce]

@@ -1,0 +1,21 @@
+"""A run's steps as the type its workload.tool gives them (the schema's if/then/else on steps).
+
+Type narrowing only: they return run["steps"] itself and check nothing at run time, so a caller
+must know the tool already (a report that only sees sysbench runs, or only ibench runs).
+"""
+
+from __future__ import annotations
+
+from typing import cast
+
+from contract._run_document import IbenchStep, RunDocument, Step
+
+
+def sysbench_steps(run: RunDocument) -> list[Step]:
+    """The steps of a run of any tool but ibench: one per thread level."""
+    return cast("list[Step]", run["steps"])
+
+
+def ibench_steps(run: RunDocument) -> list[IbenchStep]:
+    """The steps of an Insert Benchmark run: one per named step (l.i0, l.x, ...)."""
+    return cast("list[IbenchStep]", run["steps"])
