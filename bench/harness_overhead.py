@@ -18,11 +18,12 @@ from pathlib import Path
 
 from ab_pairs import PAIRS, THREADS, WORKLOAD, point_select_server, report_pairs
 
-from harness import monitor, sysbench
-from harness.campaign import load_campaign
-from harness.runner import CampaignRun, WorkloadRun
-from harness.sandbox import Binaries, Sandbox
-from harness.sysbench_output import parse_run
+from harness.campaign.load import load_campaign
+from harness.measure import counters as monitor
+from harness.run.campaign_run import CampaignRun, WorkloadRun
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.output import parse_run
 
 REPEATS = 200
 FIXTURE = (
