@@ -23,8 +23,10 @@ _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
 # 2-core VM builds the data in seconds while staying larger than a few pages per table.
 DEFAULT_TABLES = 8
 DEFAULT_TABLE_SIZE = 100_000
-# Options the harness always sets itself (see harness/sysbench.py); a campaign may not.
-IBENCH_TEST = "ibench"  # a campaign's `test = "ibench"`: the Insert Benchmark (harness/ibench)
+# Options the harness always sets itself (see harness/workloads/sysbench/commands.py); a campaign may not.
+IBENCH_TEST = (
+    "ibench"  # a campaign's `test = "ibench"`: the Insert Benchmark (harness/workloads/ibench)
+)
 RESERVED_SYSBENCH_OPTIONS = {
     "threads", "time", "report-interval", "histogram", "rand-type", "tables", "table-size",
     "db-driver", "mysql-socket", "mysql-host", "mysql-port", "mysql-user", "mysql-password",
@@ -39,7 +41,7 @@ class Server:
     basedir: Path
     cpus: tuple[int, ...] = ()  # empty: not pinned
     datadir_root: Path | None = None  # where datadirs live (storage under test); None: workdir
-    # kind = "existing": a running server the harness connects to (harness/existing.py).
+    # kind = "existing": a running server the harness connects to (harness/servers/existing/).
     host: str | None = None  # TCP host; None: socket
     port: int = 3306
     socket: Path | None = None
@@ -68,14 +70,14 @@ class Sweep:
 @dataclass(frozen=True)
 class Workload:
     label: str
-    test: str  # a stock sysbench test or a project Lua test (harness/project_lua.py)
+    test: str  # a stock sysbench test or a project Lua test (harness/workloads/sysbench/project_lua.py)
     tables: int
     table_size: int  # rows per table; 0 for tpcc (its population rules size the tables)
     options: dict[str, str]  # sysbench option name (dashes) -> value text
     sweep: Sweep = Sweep([1], 1)
     suite: SuiteTest | None = None  # set when the workload is one test of a preset suite
-    tpcc: TpccOptions | None = None  # set for test = "tpcc" (harness/tpcc.py)
-    ibench: IbenchSpec | None = None  # set for test = "ibench" (harness/ibench)
+    tpcc: TpccOptions | None = None  # set for test = "tpcc" (harness/workloads/tpcc/)
+    ibench: IbenchSpec | None = None  # set for test = "ibench" (harness/workloads/ibench)
 
     @property
     def step_count(self) -> int:

@@ -1,5 +1,5 @@
 """The reference posts' workload sets, by name: Dimitri Kravtchuk's sysbench set and Mark
-Callaghan's microbenchmarks in their fixed run order (definitions: workloads.md W2 and W3).
+Callaghan's microbenchmarks in their fixed run order (the guide's workloads page lists both).
 
 A campaign names a preset (`preset = "callaghan"`, `preset = "dimitri.oltp_rw"`) and may
 override data size and sweep; everything else is as the references run it.
@@ -20,7 +20,7 @@ class SuiteTest:
     suite: str
     test: str  # the author's name, as in his posts
     group: str  # one of GROUPS
-    script: str  # stock sysbench test, or a project Lua test (harness/project_lua.py)
+    script: str  # stock sysbench test, or a project Lua test (harness/workloads/sysbench/project_lua.py)
     options: dict[str, str] = field(default_factory=dict)
     seconds: int = 300  # the reference's step length
     run_table_size: int | None = None  # ids drawn from [1, n] at run time only (update-one)

@@ -1,4 +1,4 @@
-"""Mark Callaghan's Insert Benchmark (workloads.md W6), reimplemented from its description in
+"""Mark Callaghan's Insert Benchmark, reimplemented from its description in
 Python with PyMySQL: one OS process per role per client, results as JSON-ready dicts.
 
     from harness.workloads.ibench import IbenchParams, run_steps, DEFAULT_STEPS

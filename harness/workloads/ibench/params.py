@@ -1,6 +1,6 @@
 """The Insert Benchmark's parameters and its steps, as plans the orchestrator runs.
 
-Defaults are the reference's documented example (workloads.md W6: 20 clients and tables, 10M
+Defaults are the reference's documented example (20 clients and tables, 10M
 rows per table in l.i0, 16M + 4M in l.i1/l.i2, 1800 s query steps, background rates 100, 500 and
 1000 inserts/s per client); a small machine overrides clients, rows and query_seconds.
 """

@@ -1,9 +1,9 @@
-"""The project's own sysbench 1.0.20 tests (harness/lua/): Mark Callaghan's microbenchmarks that
-stock sysbench lacks (workloads.md W3), by test name, and the query plan each must get.
+"""The project's own sysbench 1.0.20 tests (lua/ beside this module): Mark Callaghan's
+microbenchmarks that stock sysbench lacks, by test name, and the query plan each must get.
 
 Every script takes the stock OLTP data options (tables, table_size, auto_inc, create_secondary,
 mysql_storage_engine) plus random_points and range_size, offers prepare, run, cleanup and a
-custom `explain` command, and loads harness/lua/mybench_common.lua itself (from its own
+custom `explain` command, and loads lua/mybench_common.lua itself (from its own
 directory), so sysbench needs no extra environment. `explain` prints one JSON object per EXPLAIN
 row: statement, table_number, table, type, possible_keys, key, key_len, rows, Extra.
 """
