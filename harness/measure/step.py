@@ -12,21 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Protocol
-
-import pymysql
 
 from harness.measure import counters as monitor
 from harness.measure.sampler import INTERVAL_S, StepSampler
-
-
-class Server(Protocol):
-    """What measuring needs from a server, sandboxed or existing."""
-
-    @property
-    def pid(self) -> int | None: ...
-    def connect(self, database: str | None = None) -> pymysql.connections.Connection: ...
-    def check_alive(self) -> None: ...
+from harness.servers.protocol import Server
 
 
 @dataclass

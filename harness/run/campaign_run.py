@@ -2,8 +2,8 @@
 document each.
 
 Each dataset is loaded once per server and kept pristine; every variant restarts on a copy of it
-(harness/pristine.py), so variants start from identical data and a pass costs no reload. Passes
-are interleaved (every variant once, then again) so drift of the machine hits all variants alike,
+(harness/servers/pristine.py), so variants start from identical data and a pass costs no
+reload. Passes are interleaved (every variant once, then again) so drift of the machine hits all variants alike,
 and each pass starts one variant further on (A B C, B C A, C A B) so a variant's place in the
 pass (first after the load, or after the heaviest writer) is not always the same.
 Faults lose nothing already measured: a run whose server dies or that is interrupted is written
@@ -12,11 +12,6 @@ with its completed steps and status "partial"; Ctrl-C stops what was started and
 
 from __future__ import annotations
 
-import json
-import subprocess
-import tempfile
-import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,52 +19,20 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness import PROJECT_ROOT, __version__
-from harness.campaign import suites
 from harness.campaign.load import Campaign, Server, Variant, Workload
-from harness.errors import ServerGoneError, UserError, WrongPlan
-from harness.measure import counters as monitor
-from harness.measure import host as hostinfo
-from harness.measure.step import measured_step
-from harness.servers import compiled_defaults as defaults
-from harness.servers import mycnf, products
+from harness.errors import ServerGoneError, UserError
+from harness.measure import counters, host
+from harness.run.document import CampaignFacts, StartingData
+from harness.run.publish import publish
+from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
+from harness.servers import compiled_defaults, mycnf, products
 from harness.servers.existing.server import ExistingServer
 from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
+from harness.servers.protocol import Server as RunningServer
 from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
-from harness.workloads.ibench import IbenchError
-from harness.workloads.ibench import driver as ibench_run
+from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
 from harness.workloads.sysbench import commands as sysbench
-from harness.workloads.sysbench import dataset, postwrite, project_lua
-from harness.workloads.sysbench.dataset import SysbenchCalls
-from harness.workloads.sysbench.output import RunReport, parse_run
-from harness.workloads.tpcc import commands as tpcc_commands
-from harness.workloads.tpcc import output as tpcc_output
-
-# after a failed call, how long a dying server may take to be reaped before "it is alive"
-FAILURE_GRACE_S = 5.0
-
-
-def _git(*args: str) -> str | None:
-    try:
-        result = subprocess.run(
-            check=False, args=["git", *args], cwd=PROJECT_ROOT, capture_output=True, text=True
-        )
-    except FileNotFoundError:  # a results machine need not have git; the run then says null
-        return None
-    return result.stdout.strip() if result.returncode == 0 else None
-
-
-def harness_identity() -> dict[str, object]:
-    commit = _git("rev-parse", "HEAD")
-    dirty = _git("status", "--porcelain", "--untracked-files=no")
-    return {"version": __version__, "git_commit": commit, "git_dirty": bool(dirty)}
-
-
-def relative_to_project(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(PROJECT_ROOT))
-    except ValueError:
-        return str(path)
+from harness.workloads.sysbench.dataset import DROP_EARLIER_LOAD, Loaded, SysbenchCalls
 
 
 def unused_dir(path: Path) -> Path:
@@ -79,26 +42,6 @@ def unused_dir(path: Path) -> Path:
         attempt += 1
         candidate = path.with_name(f"{path.name}-{attempt}")
     return candidate
-
-
-@dataclass(frozen=True)
-class StartingData:
-    """What a group's runs start from, and how a reader rebuilds it."""
-
-    origin: dict  # the run document's workload.data_origin
-    rows: int
-    data_bytes: int
-    commands: list[dict[str, str]]
-    load_check: dict | None = None  # tpcc: the consistency check right after the load
-
-
-@dataclass
-class Progress:
-    """What the CLI shows; the runner only reports events."""
-
-    on_step: Callable[[str, int], None] = lambda description, seconds: None
-    on_step_done: Callable[[str], None] = lambda summary: None
-    on_note: Callable[[str], None] = lambda message: None
 
 
 @dataclass
@@ -187,20 +130,7 @@ class CampaignRun:
         ]
 
     def publish(self, document: dict) -> None:
-        """Write a run document; when the results directory cannot take it (a full disk, a
-        read-only mount) or the document fails the schema (a harness bug), the measurements
-        go to the temp directory instead of being lost."""
-        runs_dir = self.data_dir / "runs"
-        try:
-            self.written.append(contract.write_run(document, runs_dir))
-        except contract.RunExistsError as exc:
-            raise UserError(str(exc)) from None
-        except OSError as exc:
-            cause = f"{runs_dir}: cannot write run {document['id']} ({exc.strerror or exc})"
-            raise UserError(rescued(document, runs_dir, cause)) from None
-        except ValueError as exc:  # write_run's schema check
-            cause = f"run {document['id']} not written: {exc}"
-            raise UserError(rescued(document, runs_dir, cause)) from None
+        self.written.append(publish(document, self.data_dir / "runs"))
         if document["status"] != "complete":
             self.incomplete.append(document["id"])
 
@@ -227,7 +157,9 @@ class CampaignRun:
         self.binaries = {s.label: Binaries.find(s.basedir) for s in sandboxes}
         for binaries in self.binaries.values():
             scratch = self.workdir / self.campaign_id
-            self.compiled_defaults[binaries.server] = defaults.compiled_defaults(binaries, scratch)
+            self.compiled_defaults[binaries.server] = compiled_defaults.compiled_defaults(
+                binaries, scratch
+            )
         for server, variant, label in self.variant_labels():
             if server.kind == "existing":
                 with self._existing(server, f"check-{label}") as box:
@@ -248,15 +180,15 @@ class CampaignRun:
         )
         return notes
 
-    def describe_server(self, box: Sandbox | ExistingServer) -> dict:
+    def describe_server(self, box: RunningServer) -> dict:
         """The run document's server, with the variables that differ from the build's compiled
         defaults when the harness could probe them (a server it starts itself)."""
         document = box.describe()
         if isinstance(box, Sandbox) and box.binaries.server in self.compiled_defaults:
             compiled = self.compiled_defaults[box.binaries.server]
             document["compiled_defaults"] = {
-                "source": defaults.SOURCE,
-                "differences": defaults.differences(document["variables"], compiled),
+                "source": compiled_defaults.SOURCE,
+                "differences": compiled_defaults.differences(document["variables"], compiled),
             }
         return document
 
@@ -265,11 +197,11 @@ class CampaignRun:
         workdir.mkdir(parents=True)
         return ExistingServer.from_campaign(server, workdir)
 
-    def _enable_metrics(self, box: Sandbox | ExistingServer) -> None:
+    def _enable_metrics(self, box: RunningServer) -> None:
         patterns = self.campaign.innodb_metrics
         try:
             with box.connect() as conn:
-                monitor.enable_innodb_metrics(conn, patterns)
+                counters.enable_innodb_metrics(conn, patterns)
         except pymysql.err.MySQLError as exc:
             where = f"{self.campaign.path}: [monitor.innodb_metrics]"
             raise UserError(f"{where}: the server refused them: {exc.args[-1]}") from None
@@ -291,7 +223,7 @@ class CampaignRun:
         for pass_index in self.passes:
             start = (pass_index - 1) % len(planned)
             for server, variant, label in planned[start:] + planned[:start]:
-                for group in dataset.group_by_dataset(self.pending(label, pass_index)):
+                for group in group_by_dataset(self.pending(label, pass_index)):
                     if server.kind == "existing":
                         self._run_group_existing(server, variant, label, group, pass_index)
                     else:
@@ -325,7 +257,31 @@ class CampaignRun:
             seed=seed,
         )
 
-    def _calls(self, box: Sandbox | ExistingServer, log_path: Path) -> SysbenchCalls:
+    def _settings(self) -> RunSettings:
+        facts = CampaignFacts(
+            self.campaign,
+            self.campaign_id,
+            [label for _, _, label in self.variant_labels()],
+            self.harness_command,
+        )
+        return RunSettings(
+            facts,
+            self.sysbench,
+            self.tool_version,
+            self.campaign.client_cpus,
+            self.campaign.innodb_metrics,
+            len(self.passes) > 1,
+            self.progress,
+            self.publish,
+        )
+
+    def _workload_run(
+        self, box: RunningServer, label: str, workload: Workload, pass_index: int
+    ) -> WorkloadRun:
+        run_id = self.run_id(label, workload.label, pass_index)
+        return WorkloadRun(self._settings(), run_id, box, label, workload, pass_index)
+
+    def _calls(self, box: RunningServer, log_path: Path) -> SysbenchCalls:
         client_cpus = self.campaign.client_cpus
         return SysbenchCalls(self.sysbench, client_cpus, log_path, box.sysbench_target())
 
@@ -333,8 +289,8 @@ class CampaignRun:
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> None:
         """One variant's workloads that share a dataset, on one server start."""
-        if group[0].ibench is not None:  # no load: its l.i0 step creates the data
-            return ibench_run.run_sandbox_group(self, server, label, group, pass_index)
+        if driver_for(group[0]).creates_own_data:
+            return self._run_each_fresh(server, label, group, pass_index)
         pristine = self._pristine(server, label, group, pass_index)
         if pristine is None:
             return  # the load failed; its runs are written as failed
@@ -350,6 +306,35 @@ class CampaignRun:
             )
             self._run_workloads(box, label, group, pass_index, data)
 
+    def _run_each_fresh(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """Workloads that create their own data: each on a fresh server of the variant; stops
+        after one whose server died."""
+        for workload in group:
+            purpose = f"{self._purpose(label, pass_index)}/{workload.label}"
+            with self._sandbox(server, label, purpose) as box:
+                self._enable_metrics(box)
+                if self._run_one(box, label, workload, pass_index, box.reproduce_commands()):
+                    return
+
+    def _run_one(
+        self,
+        box: RunningServer,
+        label: str,
+        workload: Workload,
+        pass_index: int,
+        server_commands: list[dict[str, str]],
+    ) -> bool:
+        """A workload that creates its own data, as one run document; True when the server
+        died."""
+        run = self._workload_run(box, label, workload, pass_index)
+        run.describe(self.describe_server(box), host.collect_host(box.datadir))
+        run.start_from(None, server_commands)
+        server_died = run.execute()
+        self.publish(run.document)
+        return server_died
+
     def _run_group_existing(
         self, server: Server, variant: Variant, label: str, group: list[Workload], pass_index: int
     ) -> None:
@@ -358,9 +343,14 @@ class CampaignRun:
         box = self._existing(server, self._purpose(label, pass_index))
         with box, box.apply_variant(label, variant.options):
             self._enable_metrics(box)
-            if group[0].ibench is not None:
-                return ibench_run.run_existing_group(self, box, label, group, pass_index)
             calls = self._calls(box, box.workdir / "load.log")
+            driver = driver_for(group[0])
+            if driver.creates_own_data:
+                for workload in group:
+                    if self._run_one(box, label, workload, pass_index, []):
+                        return
+                    driver_for(workload).drop_tables(box, calls)
+                return
             loaded = self._load(box, label, group, pass_index, calls)
             if loaded is None:
                 return
@@ -369,23 +359,22 @@ class CampaignRun:
             data = StartingData(origin, loaded.rows, loaded.data_bytes, commands, loaded.check)
             self._run_workloads(box, label, group, pass_index, data)
             if box.alive():
-                cleanup = dataset.cleanup_argv(self.sysbench, group[0], calls.target)
-                calls("drop the tables", cleanup)
+                driver.drop_tables(box, calls)
 
     def _run_workloads(
         self,
-        box: Sandbox | ExistingServer,
+        box: RunningServer,
         label: str,
         group: list[Workload],
         pass_index: int,
         data: StartingData,
     ) -> None:
         server_doc = self.describe_server(box)
-        host_doc = hostinfo.collect_host(box.datadir)
+        host_doc = host.collect_host(box.datadir)
         for workload in group:
-            run = WorkloadRun(self, box, label, workload, pass_index)
-            run.document.update(server=server_doc, host=host_doc)
-            run.use_data(data)
+            run = self._workload_run(box, label, workload, pass_index)
+            run.describe(server_doc, host_doc)
+            run.start_from(data)
             server_died = run.execute()
             self.publish(run.document)
             if server_died:
@@ -393,15 +382,15 @@ class CampaignRun:
 
     def _load(
         self,
-        box: Sandbox | ExistingServer,
+        box: RunningServer,
         label: str,
         group: list[Workload],
         pass_index: int,
         calls: SysbenchCalls,
-    ) -> dataset.Loaded | None:
+    ) -> Loaded | None:
         """Load the group's data; a failed load is written as failed runs of the group."""
         try:
-            return dataset.load(box, group[0], calls, self.progress.on_note)
+            return driver_for(group[0]).load(box, calls, self.progress.on_note)
         except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
             reason = f"loading the data failed: {exc}"
             if not box.alive(grace=FAILURE_GRACE_S):
@@ -425,7 +414,7 @@ class CampaignRun:
             for name, value in mycnf.server_options(self.tuned[label]).items()
             if name in data_option_names
         }
-        key = pristine_key(server.label, data_options, dataset.dataset_of(group[0]))
+        key = pristine_key(server.label, data_options, dataset_of(group[0]))
         store = self._store(server)
         if (copy := store.get(key)) is not None:
             return copy
@@ -448,7 +437,7 @@ class CampaignRun:
                     f" {label}, and started each variant on a copy of that datadir)",
                 }
                 for call in calls.commands
-                if call["purpose"] != dataset.DROP_EARLIER_LOAD
+                if call["purpose"] != DROP_EARLIER_LOAD
             ),
         ]
         return store.keep(
@@ -464,31 +453,19 @@ class CampaignRun:
 
     def _record_failed(
         self,
-        box: Sandbox | ExistingServer,
+        box: RunningServer,
         label: str,
         group: list[Workload],
         pass_index: int,
         reason: str,
     ) -> None:
         server_doc = self.describe_server(box) if box.alive() else None
-        host_doc = hostinfo.collect_host(box.datadir)
+        host_doc = host.collect_host(box.datadir)
         for workload in group:
-            run = WorkloadRun(self, box, label, workload, pass_index)
-            run.document.update(host=host_doc)
-            if server_doc is not None:
-                run.document["server"] = server_doc
+            run = self._workload_run(box, label, workload, pass_index)
+            run.describe(server_doc, host_doc)
             run.mark(reason)
             self.publish(run.document)
-
-
-def rescued(document: dict, runs_dir: Path, cause: str) -> str:
-    """Save a run that could not be published to the temp directory; returns the message."""
-    rescue = Path(tempfile.gettempdir()) / f"{document['id']}.json"
-    try:
-        rescue.write_text(json.dumps(document, indent=1) + "\n")
-    except OSError:
-        return f"{cause}; it could not be saved elsewhere either"
-    return f"{cause}; saved to {rescue}, move it into {runs_dir} later"
 
 
 def quiesce_for_copy(box: Sandbox) -> None:
@@ -501,237 +478,6 @@ def quiesce_for_copy(box: Sandbox) -> None:
         cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
 
 
-def create_schema_command(box: Sandbox | ExistingServer) -> dict[str, str]:
+def create_schema_command(box: RunningServer) -> dict[str, str]:
     sql = f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}"
     return {"purpose": "create the schema", "command": box.client_command(sql)}
-
-
-@dataclass
-class WorkloadRun:
-    owner: CampaignRun
-    server: Sandbox | ExistingServer
-    variant: str
-    workload: Workload
-    pass_index: int
-    document: dict = field(init=False)
-
-    def __post_init__(self) -> None:
-        campaign = self.owner.campaign
-        self.calls = self.owner._calls(self.server, self.log_path)
-        self.document = {
-            "schema_version": contract.SCHEMA_VERSION,
-            "id": self.owner.run_id(self.variant, self.workload.label, self.pass_index),
-            "campaign": {
-                "id": self.owner.campaign_id,
-                "name": campaign.name,
-                "title": campaign.title,
-                "description": campaign.description,
-                "file": relative_to_project(campaign.path),
-                "variant_order": [label for _, _, label in self.owner.variant_labels()],
-            },
-            "variant": self.variant,
-            "status": "failed",
-            "started_at": contract.utc_timestamp(),
-            "ended_at": contract.utc_timestamp(),
-            "harness": harness_identity(),
-            "workload": {
-                "tool": "sysbench",
-                "tool_version": self.owner.tool_version,
-                "name": self.workload.label,
-                "script": self.workload.test,
-                "options": _recorded_options(self.workload),
-                "client_cpu_affinity": list(campaign.client_cpus) or None,
-                "data_bytes": None,
-                "rows_after_prepare": None,
-            },
-            "steps": [],
-            "reproduce": {"harness_command": self.owner.harness_command, "commands": []},
-        }
-        if self.workload.sweep.trim_seconds is not None:
-            self.document["workload"]["trim_seconds"] = self.workload.sweep.trim_seconds
-        if campaign.repeats > 1:
-            self.document["repeat"] = {"index": self.pass_index, "of": campaign.repeats}
-        if self.workload.tpcc is not None:
-            self.document["workload"]["tpcc"] = self.workload.tpcc.describe()
-        if (test := self.workload.suite) is not None:
-            self.document["workload"]["suite"] = {
-                "name": test.suite,
-                "test": test.test,
-                "group": test.group,
-                "position": suites.position(test),
-            }
-
-    def use_data(self, data: StartingData) -> None:
-        """Record where the data came from and how a reader builds the same."""
-        workload = self.document["workload"]
-        workload.update(
-            data_origin=data.origin, rows_after_prepare=data.rows, data_bytes=data.data_bytes
-        )
-        if data.load_check is not None:
-            workload["tpcc"]["check_after_load"] = data.load_check
-        self.document["reproduce"]["commands"] += [
-            *data.commands,
-            *(
-                {
-                    "purpose": "enable a sampled InnoDB metric",
-                    "command": self.server.client_command(
-                        f"SET GLOBAL innodb_monitor_enable = '{pattern}'"
-                    ),
-                }
-                for pattern in self.owner.campaign.innodb_metrics
-            ),
-        ]
-
-    @property
-    def log_path(self) -> Path:
-        """The run's log: every sysbench command and its full output, next to my.cnf and the
-        server's error log in the sandbox work directory."""
-        return self.server.workdir / f"{self.workload.label}.log"
-
-    def execute(self) -> bool:
-        """Run the sweep; returns True when the server died."""
-        document = self.document
-        try:
-            if self.workload.ibench is not None:
-                ibench_run.measure(self)
-            else:
-                self._sweep()
-            if self.workload.suite is not None and self.workload.suite.post_write:
-                self._post_write()
-            document["status"] = "complete"
-            if self.workload.tpcc is not None:
-                self._check_consistency()
-        except (
-            ServerGoneError,
-            WrongPlan,
-            sysbench.SysbenchFailed,
-            pymysql.err.MySQLError,
-            IbenchError,
-        ) as exc:
-            if not self.server.alive(grace=FAILURE_GRACE_S):
-                self.mark(f"server exited during the run: {self.server.exit_summary()}")
-                return True
-            self.mark(str(exc))
-        except KeyboardInterrupt:
-            self.mark("interrupted by Ctrl-C")
-            document["ended_at"] = contract.utc_timestamp()
-            self.owner.publish(document)
-            raise
-        finally:
-            document["ended_at"] = contract.utc_timestamp()
-            document["reproduce"]["commands"] += self.calls.commands
-            self.calls.commands.clear()
-        return False
-
-    def mark(self, reason: str) -> None:
-        self.document["status"] = "partial" if self.document["steps"] else "failed"
-        self.document["status_reason"] = reason
-        self.owner.progress.on_note(f"{self.document['id']}: {reason}")
-
-    def _check_plans(self, target: sysbench.Target) -> None:
-        """A covered/not-covered, PK/secondary test means nothing on another plan."""
-        argv = sysbench.command(self.owner.sysbench, self.workload, target, "explain", {})
-        output = self.calls("check the query plan (EXPLAIN)", argv)
-        problems = project_lua.plan_problems(self.workload.test, output)
-        if problems:
-            raise WrongPlan(f"EXPLAIN: {problems[0]}")
-
-    def _check_consistency(self) -> None:
-        """A failed TPC-C condition means the run's numbers came from a broken database: the
-        run keeps its steps but is marked, with the conditions named."""
-        options = self.workload.tpcc
-        argv = tpcc_commands.check_argv(
-            self.owner.sysbench, self.server.sysbench_target(), options
-        )
-        output = self.calls("check consistency after the run", argv)
-        check = tpcc_output.parse_check(output, tables=options.tables)
-        self.document["workload"]["tpcc"]["check_after_run"] = check
-        if not check["passed"]:
-            self.mark(f"tpcc check after the run failed: {tpcc_output.failed_summary(check)}")
-
-    def _run_argv(self, threads: int, seconds: int) -> list[str]:
-        target = self.server.sysbench_target()
-        if self.workload.tpcc is not None:
-            return tpcc_commands.run_argv(
-                self.owner.sysbench, target, self.workload.tpcc, threads, seconds
-            )
-        return sysbench.run_argv(self.owner.sysbench, self.workload, target, threads, seconds)
-
-    def _post_write(self) -> None:
-        self.owner.progress.on_note(f"{self.variant} / {self.workload.label}: post-write")
-        self.calls.commands += postwrite.post_write(  # after the sweep's, as they ran
-            self.server.connect,
-            products.binlog_reset_statement(self.server.release),
-            self.workload.tables,
-            self.workload.tables * self.workload.table_size,
-            self.server.client_command,
-        )
-
-    def _sweep(self) -> None:
-        sweep, workload = self.workload.sweep, self.workload
-        if project_lua.is_project_test(workload.test):
-            self._check_plans(self.server.sysbench_target())
-        if sweep.warmup_seconds:
-            argv = self._run_argv(sweep.threads[0], sweep.warmup_seconds)
-            self.calls("warm up (not measured)", argv)
-        for index, threads in enumerate(sweep.threads):
-            if index and sweep.sleep_seconds:
-                time.sleep(sweep.sleep_seconds)
-            self.server.check_alive()
-            where = f"{self.variant} / {workload.label} / {threads} thr"
-            if len(self.owner.passes) > 1:
-                where = f"pass {self.pass_index} / {where}"
-            self.owner.progress.on_step(where, sweep.step_seconds)
-            argv = self._run_argv(threads, sweep.step_seconds)
-            purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
-            step = self._measure(purpose, argv, threads)
-            self.document["steps"].append(step)
-            self.owner.progress.on_step_done(
-                f"{where}: {step['tps']:.0f} tps,"
-                f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
-            )
-
-    def _measure(self, purpose: str, argv: list[str], threads: int) -> dict:
-        started_at = contract.utc_timestamp()
-        with measured_step(self.server, self.owner.campaign.innodb_metrics) as measured:
-            output = self.calls(purpose, argv)
-            report = parse_run(output, threads)
-        return {
-            "threads": threads,
-            "duration_s": report.total_time_s,
-            "started_at": started_at,
-            "tps": report.tps,
-            **self._rows_per_s(report.events, report.total_time_s),
-            **self._tpcc_stats(output, report),
-            "qps": report.qps(),
-            "latency_ms": report.latency_ms,
-            "events": report.events,
-            "errors": report.errors,
-            "reconnects": report.reconnects,
-            "series": report.series,
-            **measured.fields,
-            "per_op": measured.per_op(report.events, "transaction"),
-        }
-
-    def _rows_per_s(self, events: int, seconds: float) -> dict[str, float]:
-        """A full scan's headline metric: each event reads one whole table."""
-        if self.workload.test != "scan" or not seconds:
-            return {}
-        return {"rows_per_s": round(events * self.workload.table_size / seconds, 1)}
-
-    def _tpcc_stats(self, output: str, report: RunReport) -> dict[str, dict]:
-        """Per-type statistics beside sysbench's totals, and where the two disagree."""
-        if self.workload.tpcc is None:
-            return {}
-        stats = tpcc_output.parse_stats(output, report.total_time_s, report.threads)
-        stats["totals_problems"] = tpcc_output.totals_problems(stats, report.events, report.errors)
-        for problem in stats["totals_problems"]:
-            self.owner.progress.on_note(f"{self.document['id']}: {problem}")
-        return {"tpcc": stats}
-
-
-def _recorded_options(workload: Workload) -> dict[str, str]:
-    """Every option the tool was given, as the run document records them."""
-    if workload.tpcc is not None:
-        return {**sysbench.ALWAYS, **workload.tpcc.sysbench_options()}
-    return sysbench.workload_options(workload)

@@ -17,13 +17,13 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
 
 import pymysql
 
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.servers import mycnf, pinning, products
 from harness.servers.pristine import copy_datadir
+from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, redact_secrets, server_product
 from harness.workloads.sysbench import commands as sysbench
 
@@ -79,7 +79,7 @@ def error_lines(log_text: str, limit: int = 12) -> list[str]:
 
 
 @dataclass
-class Sandbox:
+class Sandbox(ServerBase):
     """One server instance; use as a context manager so it is stopped whatever happens."""
 
     binaries: Binaries
@@ -135,13 +135,6 @@ class Sandbox:
         if os.geteuid() == 0:
             placement["user"] = "root"  # mariadbd refuses to run as root unless told to
         return placement
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
     def start(self) -> None:
         """Initialise and launch; whatever goes wrong (Ctrl-C included) leaves no server behind."""
@@ -302,10 +295,6 @@ class Sandbox:
         except subprocess.TimeoutExpired:
             return True
         return False
-
-    def check_alive(self) -> None:
-        if not self.alive():
-            raise ServerGoneError(self.exit_summary())
 
     def exit_summary(self) -> str:
         """Why the server is gone, in one line: the signal or exit code, and its last errors."""

@@ -1,7 +1,6 @@
 """A running MariaDB/MySQL server the harness connects to but did not start (kind = "existing").
 
-It offers what the runner uses on a Sandbox (connect, sysbench_target, pid, alive, check_alive,
-exit_summary, datadir, workdir, cpus) plus variant handling for a server whose my.cnf the
+It implements the Server protocol (servers/protocol.py) plus variant handling for a server whose my.cnf the
 harness does not own: dynamic options are set with SET GLOBAL and restored afterwards; options
 that need a restart go through the campaign's restart_command with a my.cnf fragment.
 
@@ -30,10 +29,11 @@ from pymysql.converters import escape_item
 
 import contract
 from harness.campaign.load import OptionValue, Server
-from harness.errors import ServerGoneError, UserError
+from harness.errors import UserError
 from harness.servers import pinning
 from harness.servers.mycnf import option_key, render_option
 from harness.servers.products import DISPLAY_NAMES, Product
+from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import REDACTED, client_command, redact_secrets, server_product
 from harness.workloads.sysbench.commands import Target
 
@@ -195,7 +195,7 @@ class _Applied:
 
 
 @dataclass
-class ExistingServer:
+class ExistingServer(ServerBase):
     """A running server reached by host/port or unix socket with `user`; never started or
     stopped by the harness. Use as a context manager: entering checks that it answers with
     these credentials (UserError with one line otherwise) and reads what it is."""
@@ -320,14 +320,7 @@ class ExistingServer:
         except pymysql.err.MySQLError as exc:
             raise self._error(self._connection_problem(exc)) from None
 
-    # -- what the runner uses on a Sandbox --
-
-    def __enter__(self) -> Self:
-        self.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+    # -- what the runner uses on any server (servers/protocol.py) --
 
     def start(self) -> None:
         """Check the server answers and read what it is; it is already running."""
@@ -444,10 +437,6 @@ class ExistingServer:
                 return True
             time.sleep(0.5)
         return False
-
-    def check_alive(self) -> None:
-        if not self.alive():
-            raise ServerGoneError(self.exit_summary())
 
     def exit_summary(self) -> str:
         """Why the server cannot be reached, in one line."""

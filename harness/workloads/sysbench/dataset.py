@@ -1,8 +1,8 @@
-"""A workload's data: which workloads share it, and loading it into a running server.
+"""A sysbench workload's data: what identifies it, running sysbench for a run, and loading
+the tables into a running server.
 
 Workloads whose tables come out identical (same script family, table count, rows and table
-options) share one dataset, so a campaign loads it once per server and reuses it. The TPC-C-like
-workload's data is its table sets, loaded by its own Lua and checked for consistency at once.
+options) share one dataset, so a campaign loads it once per server and reuses it.
 """
 
 from __future__ import annotations
@@ -11,19 +11,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
-
-import pymysql
 
 import contract
 from harness.campaign.load import Workload
 from harness.errors import UserError
 from harness.servers import pinning
+from harness.servers.protocol import Server
 from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench import project_lua
-from harness.workloads.tpcc import commands as tpcc_commands
-from harness.workloads.tpcc import options as tpcc_options
-from harness.workloads.tpcc import output as tpcc_output
 
 # sysbench oltp options that change the statements a run sends, not the tables prepare builds.
 RUN_TIME_OPTIONS = {
@@ -35,17 +30,8 @@ RUN_TIME_OPTIONS = {
 DROP_EARLIER_LOAD = "drop tables of an earlier load"  # a purpose a fresh datadir makes moot
 
 
-class Server(Protocol):
-    """What loading needs from a server, sandboxed or existing."""
-
-    def connect(self, database: str | None = None) -> pymysql.connections.Connection: ...
-    def check_alive(self) -> None: ...
-
-
-def dataset_of(workload: Workload) -> str:
-    """A readable identity of the tables a workload's prepare builds."""
-    if workload.tpcc is not None:
-        return tpcc_options.dataset_label(workload.tpcc)
+def dataset_label(workload: Workload) -> str:
+    """A readable identity of the tables a sysbench workload's prepare builds."""
     # the project's Lua builds the same tables as sysbench's oltp scripts, byte for byte
     oltp = workload.test.startswith("oltp_") or project_lua.is_project_test(workload.test)
     family = "oltp" if oltp else workload.test
@@ -55,14 +41,6 @@ def dataset_of(workload: Workload) -> str:
         if name not in RUN_TIME_OPTIONS
     ]
     return " ".join([f"sysbench {family} {workload.tables}x{workload.table_size}", *table_options])
-
-
-def group_by_dataset(workloads: list[Workload]) -> list[list[Workload]]:
-    """Workloads sharing data, groups in order of first appearance, campaign order within."""
-    groups: dict[str, list[Workload]] = {}
-    for workload in workloads:
-        groups.setdefault(dataset_of(workload), []).append(workload)
-    return list(groups.values())
 
 
 @dataclass
@@ -102,10 +80,9 @@ class Loaded:
     )
 
 
-def cleanup_argv(binary: str, workload: Workload, target: sysbench.Target) -> list[str]:
-    if workload.tpcc is not None:
-        return tpcc_commands.cleanup_argv(binary, target, workload.tpcc)
-    return sysbench.cleanup_argv(binary, workload, target)
+def create_schema(server: Server) -> None:
+    with server.connect() as conn, conn.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
 
 
 def load(
@@ -115,20 +92,16 @@ def load(
     note: Callable[[str], None],
 ) -> Loaded:
     """Create the schema, drop the tables an earlier load left, build them, and check them: a
-    short (or, for tpcc, inconsistent) load would make every later number meaningless."""
+    short load would make every later number meaningless."""
     started = time.monotonic()
-    with server.connect() as conn, conn.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
-    target = run_sysbench.target
-    binary = run_sysbench.binary
-    run_sysbench(DROP_EARLIER_LOAD, cleanup_argv(binary, workload, target))
-    note(f"loading {dataset_of(workload)}")
-    if workload.tpcc is not None:
-        return _load_tpcc(server, workload.tpcc, run_sysbench, started)
+    create_schema(server)
+    target, binary = run_sysbench.target, run_sysbench.binary
+    run_sysbench(DROP_EARLIER_LOAD, sysbench.cleanup_argv(binary, workload, target))
+    note(f"loading {dataset_label(workload)}")
     run_sysbench("load the tables", sysbench.prepare_argv(binary, workload, target))
     server.check_alive()
     tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
-    rows, data_bytes = _measure(server, tables)
+    rows, data_bytes = measure_tables(server, tables)
     expected = workload.tables * workload.table_size
     if workload.test != "oltp_insert" and rows != expected:
         raise UserError(
@@ -137,24 +110,8 @@ def load(
     return Loaded(rows, data_bytes, time.monotonic() - started)
 
 
-def _load_tpcc(
-    server: Server, options: tpcc_options.TpccOptions, run_sysbench: SysbenchCalls, started: float
-) -> Loaded:
-    """Its check after a load also compares every table's rows with the population rules."""
-    binary, target = run_sysbench.binary, run_sysbench.target
-    run_sysbench("load the tables", tpcc_commands.prepare_argv(binary, target, options))
-    server.check_alive()
-    output = run_sysbench(
-        "check consistency after the load", tpcc_commands.check_argv(binary, target, options, True)
-    )
-    check = tpcc_output.parse_check(output, tables=options.tables)
-    if not check["passed"]:
-        raise UserError(f"tpcc check after the load failed: {tpcc_output.failed_summary(check)}")
-    rows, data_bytes = _measure(server, tpcc_options.table_names(options))
-    return Loaded(rows, data_bytes, time.monotonic() - started, check)
-
-
-def _measure(server: Server, tables: list[str]) -> tuple[int, int]:
+def measure_tables(server: Server, tables: list[str]) -> tuple[int, int]:
+    """Rows and bytes (data and indexes) of the loaded tables."""
     with server.connect(sysbench.DATABASE) as conn, conn.cursor() as cursor:
         rows = 0
         for table in tables:

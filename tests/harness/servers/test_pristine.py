@@ -7,7 +7,7 @@ import pytest
 from harness.campaign.load import Workload
 from harness.errors import UserError
 from harness.servers.pristine import PristineStore, copy_datadir, ensure_room, pristine_key
-from harness.workloads.sysbench.dataset import dataset_of, group_by_dataset
+from harness.workloads.drivers import dataset_of, group_by_dataset
 
 
 def workload(label: str, test: str = "oltp_read_only", **options: str) -> Workload:
