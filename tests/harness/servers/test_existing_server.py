@@ -21,12 +21,9 @@ from harness.campaign.load import Workload, load_campaign
 from harness.errors import ServerGoneError, UserError
 from harness.measure import host as hostinfo
 from harness.measure.sampler import StepSampler
-from harness.servers.existing.server import (
-    ExistingServer,
-    option_file_options,
-    same_value,
-    sql_value,
-)
+from harness.servers.existing.option_files import option_file_options
+from harness.servers.existing.option_values import same_value, sql_value
+from harness.servers.existing.server import ExistingServer
 from harness.servers.sandbox import Binaries, Sandbox, free_loopback_port
 from harness.workloads.sysbench import commands as sysbench
 from tests.helpers.paths import REPO
