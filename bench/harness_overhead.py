@@ -19,7 +19,7 @@ from pathlib import Path
 from ab_pairs import PAIRS, THREADS, WORKLOAD, point_select_server, report_pairs
 
 from harness.campaign.load import load_campaign
-from harness.measure import counters as monitor
+from harness.measure import counters
 from harness.run.campaign_run import CampaignRun
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench import commands as sysbench
@@ -86,9 +86,9 @@ def main() -> None:
         Sandbox(binaries, Path(scratch) / "server", "[mysqld]\n") as box,
     ):
         with box.connect() as conn:
-            report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: monitor.server_status(conn)))
+            report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: counters.server_status(conn)))
         report("new connection (unix socket)", timed_ms(lambda: box.connect().close()))
-    report("/proc sample (cpu, ctxt, diskstats)", timed_ms(monitor.os_sample))
+    report("/proc sample (cpu, ctxt, diskstats)", timed_ms(counters.os_sample))
     text = long_output()
     report(f"parse a {STEP_SECONDS} s sysbench output", timed_ms(lambda: parse_run(text, 2), 50))
 

@@ -21,7 +21,7 @@ from harness import PROJECT_ROOT
 from harness.campaign.load import load_campaign
 from harness.errors import ServerStartError, UserError
 from harness.run.campaign_run import CampaignRun
-from harness.run.campaign_run import Progress as RunProgress
+from harness.run.workload_run import Progress as RunProgress
 
 console = Console(stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_DATA = PROJECT_ROOT / "data"

@@ -14,7 +14,7 @@ import psutil
 import pymysql
 
 import contract
-from harness.measure import counters as monitor
+from harness.measure import counters
 
 INTERVAL_S = 1.0  # sysbench --report-interval=1 reports at the same pace
 # Counters reported as per-second rates (name in the series -> status variable, scale).
@@ -87,15 +87,15 @@ class StepSampler:
         return self._series
 
     def _snapshot(self) -> tuple:
-        status = monitor.server_status(self._connection)
+        status = counters.server_status(self._connection)
         return (
             time.monotonic(),
-            monitor.os_sample(),
+            counters.os_sample(),
             status,
             None if self._server is None else _process_cpu_s(self._server),
             _client_cpu_s(None if self._server is None else self._server.pid),
             None if self._server is None else self._server.memory_info().rss,
-            monitor.innodb_metrics(self._connection, self._innodb_metrics),
+            counters.innodb_metrics(self._connection, self._innodb_metrics),
         )
 
     def _append(self, name: str, value: float) -> None:
@@ -118,7 +118,7 @@ class StepSampler:
         at, os_now, status, server_cpu, client_cpu, rss, metrics = current
         seconds = max(at - previous[0], 1e-6)
         self._append("t", at - started[0])
-        for name, value in monitor.os_delta(previous[1], os_now).items():
+        for name, value in counters.os_delta(previous[1], os_now).items():
             self._append(name, value)
         if server_cpu is not None:
             self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)

@@ -1,4 +1,4 @@
-"""The Insert Benchmark (harness/ibench): unit tests of the row generator, rate limiter,
+"""The Insert Benchmark (harness/workloads/ibench): unit tests of the row generator, rate limiter,
 counters and rate percentiles, then the steps for real against a sandboxed MariaDB (2 clients,
 a few thousand rows, 2 s query steps), an impossible background rate, only1t, and Ctrl-C both
 in-process and as SIGINT to a driver process."""

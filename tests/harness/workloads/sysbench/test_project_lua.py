@@ -1,4 +1,4 @@
-"""The project's own sysbench tests (harness/lua/) run for real: a sandboxed MariaDB, the Debian
+"""The project's own sysbench tests (harness/workloads/sysbench/lua/) run for real: a sandboxed MariaDB, the Debian
 sysbench 1.0.20, 1 table x 5,000 rows, 1 s runs. Plus plan_problems on recorded EXPLAIN rows."""
 
 from __future__ import annotations

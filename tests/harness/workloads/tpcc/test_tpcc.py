@@ -1,4 +1,4 @@
-"""The TPC-C-like workload (harness/lua/tpcc/, harness/tpcc.py) run for real: a sandboxed
+"""The TPC-C-like workload (harness/workloads/tpcc/) run for real: a sandboxed
 MariaDB, the Debian sysbench 1.0.20, 2 table sets x 1 warehouse and 1 set x 2 warehouses (items
 per the rule: 100,000), 2 s runs, plus 15 s (spec) and 8 s (compat) for the mix. Plus the
 parsers on synthetic lines. About two minutes on 2 cores."""
