@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness import sysbench
-from harness.campaign import Workload
-from harness.sandbox import Binaries, Sandbox
+from harness.campaign.load import Workload
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.sysbench import commands as sysbench
 
 PAIRS = 6
 STEP_S = 5

@@ -18,11 +18,12 @@ from pathlib import Path
 
 from ab_pairs import PAIRS, THREADS, WORKLOAD, point_select_server, report_pairs
 
-from harness import monitor, sysbench
-from harness.campaign import load_campaign
-from harness.runner import CampaignRun, WorkloadRun
-from harness.sandbox import Binaries, Sandbox
-from harness.sysbench_output import parse_run
+from harness.campaign.load import load_campaign
+from harness.measure import counters
+from harness.run.campaign_run import CampaignRun
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.output import parse_run
 
 REPEATS = 200
 FIXTURE = (
@@ -59,7 +60,7 @@ def report(name: str, samples: list[float]) -> None:
 
 
 def harness_vs_hand() -> None:
-    """The runner's step (WorkloadRun._measure, exactly as a campaign calls it) against the same
+    """The runner's step (SysbenchDriver.measure_step, exactly as a campaign calls it) against the same
     sysbench argv run bare, on one server and one dataset."""
     with point_select_server() as (box, argv):
         owner = CampaignRun(
@@ -69,11 +70,11 @@ def harness_vs_hand() -> None:
             harness_command="bench",
         )
         owner.sysbench, owner.campaign_id = argv[0], "bench"
-        step = WorkloadRun(owner, box, "bench", WORKLOAD, 1)
+        run = owner._workload_run(box, "bench", WORKLOAD, 1)
         by_hand, by_harness = [], []
         for _ in range(PAIRS):
             by_hand.append(parse_run(sysbench.execute(argv), THREADS).tps)
-            by_harness.append(step._measure("measure", argv, THREADS)["tps"])
+            by_harness.append(run.driver.measure_step(run, "measure", argv, THREADS)["tps"])
     report_pairs(("by hand", "by the harness"), by_hand, by_harness)
 
 
@@ -85,9 +86,9 @@ def main() -> None:
         Sandbox(binaries, Path(scratch) / "server", "[mysqld]\n") as box,
     ):
         with box.connect() as conn:
-            report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: monitor.server_status(conn)))
+            report("SHOW GLOBAL STATUS snapshot", timed_ms(lambda: counters.server_status(conn)))
         report("new connection (unix socket)", timed_ms(lambda: box.connect().close()))
-    report("/proc sample (cpu, ctxt, diskstats)", timed_ms(monitor.os_sample))
+    report("/proc sample (cpu, ctxt, diskstats)", timed_ms(counters.os_sample))
     text = long_output()
     report(f"parse a {STEP_SECONDS} s sysbench output", timed_ms(lambda: parse_run(text, 2), 50))
 

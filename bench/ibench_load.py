@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psutil
 
-from harness.ibench import IbenchParams, run_steps
-from harness.sandbox import Binaries, Sandbox
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.ibench import IbenchParams, run_steps
 
 MYCNF = """[mysqld]
 skip_log_bin

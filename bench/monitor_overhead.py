@@ -12,9 +12,9 @@ import statistics
 
 from ab_pairs import PAIRS, STEP_S, THREADS, point_select_server, report_pairs
 
-from harness import sysbench
-from harness.sampler import StepSampler
-from harness.sysbench_output import parse_run
+from harness.measure.sampler import StepSampler
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.output import parse_run
 
 
 def main() -> None:

@@ -16,14 +16,19 @@ import tempfile
 import time
 from pathlib import Path
 
-from harness import sysbench, tpcc
-from harness.sandbox import Binaries, Sandbox
-from harness.sysbench_output import parse_run
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.output import parse_run
+from harness.workloads.tpcc import commands as tpcc_commands
+from harness.workloads.tpcc import options as tpcc_options
+from harness.workloads.tpcc import output as tpcc_output
 
 PAIRS = 3
 STEP_S = 10
 THREADS = 2
-OPTIONS = {mode: tpcc.TpccOptions(scale=2, tables=2, mode=mode) for mode in tpcc.MODES}
+OPTIONS = {
+    mode: tpcc_options.TpccOptions(scale=2, tables=2, mode=mode) for mode in tpcc_options.MODES
+}
 MYCNF = (
     "[mysqld]\nskip_log_bin\ninnodb_buffer_pool_size = 1G\n"
     "innodb_flush_log_at_trx_commit = 2\ninnodb_log_file_size = 512M\n"
@@ -52,21 +57,23 @@ def main() -> None:
         with box.connect() as conn, conn.cursor() as cursor:
             cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
         target = box.sysbench_target()
-        load = tpcc.prepare_argv(binary, target, OPTIONS["compat"], threads=2)
+        load = tpcc_commands.prepare_argv(binary, target, OPTIONS["compat"], threads=2)
         _, load_cpu, load_wall = measured(load)
         print(f"load 2 sets x 2 warehouses, 2 loaders: {load_wall:.1f} s wall, "
               f"sysbench {load_cpu:.1f} CPU s")  # fmt: skip
-        results: dict[str, list[tuple[float, float, float]]] = {mode: [] for mode in tpcc.MODES}
+        results: dict[str, list[tuple[float, float, float]]] = {
+            mode: [] for mode in tpcc_options.MODES
+        }
         for _ in range(PAIRS):
-            for mode in tpcc.MODES:
-                argv = tpcc.run_argv(binary, target, OPTIONS[mode], THREADS, STEP_S)
+            for mode in tpcc_options.MODES:
+                argv = tpcc_commands.run_argv(binary, target, OPTIONS[mode], THREADS, STEP_S)
                 output, cpu, _ = measured(argv)
                 report = parse_run(output, THREADS)
-                stats = tpcc.parse_stats(output, report.total_time_s, THREADS)
+                stats = tpcc_output.parse_stats(output, report.total_time_s, THREADS)
                 deviation = stats["mix"]["max_deviation_pp"]
                 results[mode].append((report.tps, cpu * 1000 / report.events, deviation))
-        check = tpcc.parse_check(
-            sysbench.execute(tpcc.check_argv(binary, target, OPTIONS["spec"]))
+        check = tpcc_output.parse_check(
+            sysbench.execute(tpcc_commands.check_argv(binary, target, OPTIONS["spec"]))
         )
         print(f"{PAIRS} pairs of {STEP_S} s steps at {THREADS} threads, compat/spec interleaved")
         for mode, rows in results.items():

@@ -17,10 +17,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import contract
 import generator
-from harness.campaign import load_campaign
+from harness import PROJECT_ROOT
+from harness.campaign.load import load_campaign
 from harness.errors import ServerStartError, UserError
-from harness.runner import PROJECT_ROOT, CampaignRun
-from harness.runner import Progress as RunProgress
+from harness.run.campaign_run import CampaignRun
+from harness.run.workload_run import Progress as RunProgress
 
 console = Console(stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_DATA = PROJECT_ROOT / "data"

@@ -1,0 +1,1 @@
+"""Campaign files: the TOML a user writes, its JSON Schema, and the preset suites it may name."""

@@ -1,0 +1,321 @@
+"""Load a campaign TOML file into plain dataclasses; reject typos and wrong types with one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import jsonschema
+
+from harness.campaign.suites import DEFAULTS, SuiteTest, preset_tests
+from harness.errors import UserError
+from harness.servers.mycnf import OptionValue, option_key
+from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, IbenchSpec
+from harness.workloads.tpcc.options import TpccOptions, is_tpcc
+
+_SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
+
+# sysbench's defaults are tiny (1 table x 10,000 rows); these are the project's, chosen so a
+# 2-core VM builds the data in seconds while staying larger than a few pages per table.
+DEFAULT_TABLES = 8
+DEFAULT_TABLE_SIZE = 100_000
+# Options the harness always sets itself (see harness/workloads/sysbench/commands.py); a campaign may not.
+IBENCH_TEST = (
+    "ibench"  # a campaign's `test = "ibench"`: the Insert Benchmark (harness/workloads/ibench)
+)
+RESERVED_SYSBENCH_OPTIONS = {
+    "threads", "time", "report-interval", "histogram", "rand-type", "tables", "table-size",
+    "db-driver", "mysql-socket", "mysql-host", "mysql-port", "mysql-user", "mysql-password",
+    "mysql-db",
+}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Server:
+    label: str
+    kind: str
+    basedir: Path
+    cpus: tuple[int, ...] = ()  # empty: not pinned
+    datadir_root: Path | None = None  # where datadirs live (storage under test); None: workdir
+    # kind = "existing": a running server the harness connects to (harness/servers/existing/).
+    host: str | None = None  # TCP host; None: socket
+    port: int = 3306
+    socket: Path | None = None
+    user: str | None = None
+    password_env: str | None = None  # the variable's name; its value is never stored here
+    option_file: Path | None = None  # client option file holding the password
+    restart_command: str | None = None  # applies non-dynamic options ($MYBENCH_VARIANT_CNF)
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    description: str
+    options: dict[str, OptionValue]
+
+
+@dataclass(frozen=True)
+class Sweep:
+    threads: list[int]
+    step_seconds: int
+    sleep_seconds: float = 0
+    warmup_seconds: int = 0
+    trim_seconds: int | None = None  # None: generator/_stats.py's default
+
+
+@dataclass(frozen=True)
+class Workload:
+    label: str
+    test: str  # a stock sysbench test or a project Lua test (harness/workloads/sysbench/project_lua.py)
+    tables: int
+    table_size: int  # rows per table; 0 for tpcc (its population rules size the tables)
+    options: dict[str, str]  # sysbench option name (dashes) -> value text
+    sweep: Sweep = Sweep([1], 1)
+    suite: SuiteTest | None = None  # set when the workload is one test of a preset suite
+    tpcc: TpccOptions | None = None  # set for test = "tpcc" (harness/workloads/tpcc/)
+    ibench: IbenchSpec | None = None  # set for test = "ibench" (harness/workloads/ibench)
+
+    @property
+    def step_count(self) -> int:
+        """Measured steps: thread levels, or the Insert Benchmark's steps."""
+        return len(self.ibench.steps) if self.ibench else len(self.sweep.threads)
+
+
+@dataclass(frozen=True)
+class Campaign:
+    path: Path
+    name: str
+    title: str
+    description: str
+    servers: list[Server]
+    base_mycnf: str
+    variants: list[Variant]
+    workloads: list[Workload]
+    repeats: int = 1  # passes over the whole matrix, interleaved
+    client_cpus: tuple[int, ...] = ()  # empty: not pinned
+    innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
+
+
+@cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(json.loads(_SCHEMA_PATH.read_text()))
+
+
+def _where(error: jsonschema.ValidationError) -> str:
+    parts = [str(p) for p in error.absolute_path]
+    return "[" + ".".join(parts) + "]" if parts else "top level"
+
+
+def _sysbench_value(value: OptionValue) -> str:
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value)
+
+
+def _usable_cpus(path: Path, where: str, cpus: list[int]) -> tuple[int, ...]:
+    """CPUs this process may run on; pinning to any other would fail only at start."""
+    allowed = os.sched_getaffinity(0)
+    missing = sorted(set(cpus) - allowed)
+    if missing:
+        raise UserError(
+            f"{path}: [{where}]: CPU {missing[0]} is not available here {sorted(allowed)}"
+        )
+    return tuple(sorted(cpus))
+
+
+def _variant(path: Path, label: str, spec: dict) -> Variant:
+    """buffer_pool is the first-class spelling of innodb_buffer_pool_size (in-memory vs
+    IO-bound); giving both would leave the reader guessing which one counted."""
+    options = dict(spec.get("options", {}))
+    if "buffer_pool" in spec:
+        if any(option_key(name) == "innodb_buffer_pool_size" for name in options):
+            raise UserError(
+                f"{path}: [variants.{label}]: buffer_pool and options.innodb_buffer_pool_size"
+                " both set; keep one"
+            )
+        options["innodb_buffer_pool_size"] = spec["buffer_pool"]
+    return Variant(label, spec.get("description", ""), options)
+
+
+def _existing_fields(path: Path, spec: dict) -> dict[str, object]:
+    """The connection fields of a kind = "existing" server; a relative option_file is read
+    from the campaign file's folder, like basedir."""
+    fields: dict[str, object] = {
+        name: spec[name]
+        for name in ("host", "port", "user", "password_env", "restart_command")
+        if name in spec
+    }
+    if "socket" in spec:
+        fields["socket"] = Path(spec["socket"])
+    if "option_file" in spec:
+        fields["option_file"] = (path.parent / spec["option_file"]).resolve()
+    return fields
+
+
+def _options(path: Path, label: str, spec: dict) -> dict[str, str]:
+    options = {
+        name.replace("_", "-"): _sysbench_value(v) for name, v in spec.get("options", {}).items()
+    }
+    reserved = sorted(set(options) & RESERVED_SYSBENCH_OPTIONS)
+    if reserved:
+        raise UserError(
+            f"{path}: [workloads.{label}.options]: {', '.join(reserved)} is set by the "
+            "harness (use tables/table_size/[sweep] instead)"
+        )
+    return options
+
+
+def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload]:
+    """One workload, or a preset's tests in their run order; [sweep] and the workload's own
+    keys override the preset's reference values."""
+    if spec.get("test") == IBENCH_TEST:
+        return [_ibench_workload(path, label, spec)]
+    if "steps" in spec:
+        raise UserError(f'{path}: [workloads.{label}.steps]: only for test = "{IBENCH_TEST}"')
+    options = _options(path, label, spec)
+    if "test" in spec:
+        if "threads" not in sweep or "step_seconds" not in sweep:
+            raise UserError(
+                f"{path}: [sweep]: threads and step_seconds are needed for workload {label}"
+                " (only presets bring their own)"
+            )
+        run_sweep = _sweep(sweep, sweep["threads"], sweep["step_seconds"], 0)
+        if is_tpcc(spec["test"]):
+            return [_tpcc_workload(path, label, spec, options, run_sweep)]
+        tables = spec.get("tables", DEFAULT_TABLES)
+        table_size = spec.get("table_size", DEFAULT_TABLE_SIZE)
+        return [Workload(label, spec["test"], tables, table_size, options, run_sweep)]
+    try:
+        tests = preset_tests(spec["preset"])
+    except UserError as exc:
+        raise UserError(f"{path}: [workloads.{label}.preset]: {exc}") from None
+    if "tests" in spec:
+        known = {test.label: test for test in tests}
+        unknown = sorted(set(spec["tests"]) - set(known))
+        if unknown:
+            raise UserError(
+                f"{path}: [workloads.{label}.tests]: {unknown[0]} is not a test of"
+                f" {spec['preset']} ({', '.join(known)})"
+            )
+        tests = [test for test in tests if test.label in spec["tests"]]
+    defaults = DEFAULTS[tests[0].suite]
+    return [
+        Workload(
+            label=test.label,
+            test=test.script,
+            tables=spec.get("tables", defaults.tables),
+            table_size=spec.get("table_size", defaults.table_size),
+            options={**test.options, **options},
+            sweep=_sweep(sweep, list(defaults.threads), test.seconds, defaults.sleep_seconds),
+            suite=test,
+        )
+        for test in tests
+    ]
+
+
+def _tpcc_workload(
+    path: Path, label: str, spec: dict, options: dict[str, str], sweep: Sweep
+) -> Workload:
+    """tables counts independent table sets (datasets run in parallel); scale and the rest are
+    the Lua's own options. table_size means nothing here: the population rules size the tables."""
+    if "table_size" in spec:
+        raise UserError(
+            f"{path}: [workloads.{label}.table_size]: not a tpcc option (use options.scale,"
+            " warehouses per table set)"
+        )
+    try:
+        tpcc = TpccOptions.from_options({**options, "tables": spec.get("tables", 1)})
+    except ValueError as exc:
+        raise UserError(f"{path}: [workloads.{label}.options]: {exc}") from None
+    return Workload(label, spec["test"], tpcc.tables, 0, options, sweep, tpcc=tpcc)
+
+
+def _ibench_workload(path: Path, label: str, spec: dict) -> Workload:
+    """options are IbenchParams fields, steps the step list; its l.i0 step creates the data,
+    so tables, table_size and [sweep] mean nothing here."""
+    where = f"{path}: [workloads.{label}"
+    for key in ("tables", "table_size"):
+        if key in spec:
+            raise UserError(
+                f"{where}.{key}]: not an ibench key (options.clients, options.rows_l0 ... size it)"
+            )
+    try:
+        params = IbenchParams.from_options(spec.get("options", {}))
+    except ValueError as exc:
+        raise UserError(f"{where}.options]: {exc}") from None
+    try:
+        ibench = IbenchSpec(params, tuple(spec.get("steps", DEFAULT_STEPS)))
+    except ValueError as exc:
+        raise UserError(f"{where}.steps]: {exc}") from None
+    return Workload(label, IBENCH_TEST, params.tables, 0, {}, ibench=ibench)
+
+
+def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: float) -> Sweep:
+    return Sweep(
+        threads=list(given.get("threads", threads)),
+        step_seconds=given.get("step_seconds", step_seconds),
+        sleep_seconds=given.get("sleep_seconds", sleep_seconds),
+        warmup_seconds=given.get("warmup_seconds", 0),
+        trim_seconds=given.get("trim_seconds"),
+    )
+
+
+def load_campaign(path: Path) -> Campaign:
+    """Parse and check a campaign file; raises UserError('<file>: <where>: <cause>')."""
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UserError(f"{path}: campaign file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UserError(f"{path}: not valid TOML: {exc}") from None
+    errors = sorted(_validator().iter_errors(raw), key=lambda e: list(e.absolute_path))
+    if errors:
+        first = errors[0]
+        raise UserError(f"{path}: {_where(first)}: {first.message}")
+
+    mycnf = raw["mycnf"]
+    if "base_file" in mycnf:
+        base_path = path.parent / mycnf["base_file"]
+        try:
+            base_mycnf = base_path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise UserError(f"{path}: [mycnf.base_file]: cannot read {base_path}: {exc}") from None
+    else:
+        base_mycnf = mycnf["base"]
+
+    sweep = raw.get("sweep", {})
+    workloads: list[Workload] = []
+    for label, spec in raw["workloads"].items():
+        for workload in _workloads(path, label, spec, sweep):
+            if any(w.label == workload.label for w in workloads):
+                raise UserError(f"{path}: [workloads.{label}]: {workload.label} appears twice")
+            workloads.append(workload)
+
+    return Campaign(
+        path=path,
+        name=raw["name"],
+        title=raw["title"],
+        description=raw.get("description", "").strip(),
+        servers=[
+            # A relative basedir is read from the campaign file's folder, like base_file.
+            Server(
+                label,
+                spec["kind"],
+                (path.parent / spec.get("basedir", "/usr")).resolve(),
+                _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
+                (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
+                **_existing_fields(path, spec),
+            )
+            for label, spec in raw["servers"].items()
+        ],
+        base_mycnf=base_mycnf,
+        variants=[_variant(path, label, spec) for label, spec in raw["variants"].items()],
+        workloads=workloads,
+        repeats=sweep.get("repeats", 1),
+        client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
+        innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
+    )

@@ -1,0 +1,138 @@
+"""Per-second samples during a step, on a background thread: host CPU/IO, the server and client
+processes, and the InnoDB counters that explain a curve (Dimitri's dim_STAT-style series).
+
+Each tick costs one SHOW GLOBAL STATUS (about 3.5 ms, bench/harness_overhead.py) and a few
+/proc reads, on a core sysbench and the server share, so the interval stays at one second.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import psutil
+import pymysql
+
+import contract
+from harness.measure import counters
+
+INTERVAL_S = 1.0  # sysbench --report-interval=1 reports at the same pace
+# Counters reported as per-second rates (name in the series -> status variable, scale).
+RATES = {
+    "questions_per_s": ("Questions", 1),
+    "handler_commits_per_s": ("Handler_commit", 1),  # sysbench commits via the API, not COMMIT
+    "innodb_fsyncs_per_s": ("Innodb_data_fsyncs", 1),
+    "redo_kb_per_s": ("Innodb_os_log_written", 1 / 1024),
+    "row_lock_waits_per_s": ("Innodb_row_lock_waits", 1),
+    "deadlocks_per_s": ("Innodb_deadlocks", 1),
+}
+# Gauges reported as they are; MariaDB exposes the last two as status, MySQL does not.
+GAUGES = {
+    "threads_running": ("Threads_running", 1),
+    "dirty_pages": ("Innodb_buffer_pool_pages_dirty", 1),
+    "history_list_length": ("Innodb_history_list_length", 1),
+    "checkpoint_age_kb": ("Innodb_checkpoint_age", 1 / 1024),
+}
+
+
+def _process_cpu_s(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def _client_cpu_s(server_pid: int | None) -> dict[int, float]:
+    """CPU seconds by pid of the client processes this harness started: every descendant but
+    the server, so sysbench and the Insert Benchmark's worker processes (python) alike."""
+    by_pid = {}
+    for child in psutil.Process().children(recursive=True):
+        try:
+            if child.pid != server_pid:
+                by_pid[child.pid] = _process_cpu_s(child)
+        except psutil.Error:
+            continue  # it ended between the listing and the read
+    return by_pid
+
+
+def _client_cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
+    """Per process, so clients that come and go within a step (the Insert Benchmark's workers
+    exit one by one) never make the sum go backwards; a new one counts from its start."""
+    return sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in after.items())
+
+
+class StepSampler:
+    """Start before sysbench, stop after; stop() returns the series (same length each)."""
+
+    def __init__(
+        self,
+        connection: pymysql.connections.Connection,
+        server_pid: int | None,
+        innodb_metrics: tuple[str, ...] = (),
+    ):
+        self._connection = connection
+        self._innodb_metrics = innodb_metrics
+        # None: the server runs elsewhere (an existing remote server), so its CPU and RSS
+        # series are left out rather than guessed.
+        self._server = None if server_pid is None else psutil.Process(server_pid)
+        self._series: dict[str, list[float]] = {}
+        self.cpu_seconds = 0.0  # the sampler thread's own CPU, for bench/monitor_overhead.py
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._loop, name="step-sampler", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> dict[str, list[float]]:
+        self._stop.set()
+        self._thread.join()
+        return self._series
+
+    def _snapshot(self) -> tuple:
+        status = counters.server_status(self._connection)
+        return (
+            time.monotonic(),
+            counters.os_sample(),
+            status,
+            None if self._server is None else _process_cpu_s(self._server),
+            _client_cpu_s(None if self._server is None else self._server.pid),
+            None if self._server is None else self._server.memory_info().rss,
+            counters.innodb_metrics(self._connection, self._innodb_metrics),
+        )
+
+    def _append(self, name: str, value: float) -> None:
+        self._series.setdefault(name, []).append(round(value, 2))
+
+    def _loop(self) -> None:
+        cpu_at_start = time.thread_time()
+        try:
+            started = previous = self._snapshot()
+            while not self._stop.wait(INTERVAL_S):
+                current = self._snapshot()
+                self._record(started, previous, current)
+                previous = current
+        except (pymysql.err.MySQLError, psutil.Error):
+            return  # the server went away; the runner notices and marks the run
+        finally:
+            self.cpu_seconds = time.thread_time() - cpu_at_start
+
+    def _record(self, started, previous, current) -> None:
+        at, os_now, status, server_cpu, client_cpu, rss, metrics = current
+        seconds = max(at - previous[0], 1e-6)
+        self._append("t", at - started[0])
+        for name, value in counters.os_delta(previous[1], os_now).items():
+            self._append(name, value)
+        if server_cpu is not None:
+            self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)
+        self._append("client_cpu_pct", 100 * _client_cpu_delta(previous[4], client_cpu) / seconds)
+        if rss is not None:
+            self._append("server_rss_mb", rss / 2**20)
+        for name, (variable, scale) in RATES.items():
+            change = status.get(variable, 0.0) - previous[2].get(variable, 0.0)
+            self._append(name, change * scale / seconds)
+        for name, (variable, scale) in GAUGES.items():
+            if variable in status:
+                self._append(name, status[variable] * scale)
+        for name, (count, is_counter) in metrics.items():
+            # Counters become per-second rates like the status counters; values stay values.
+            before = previous[6].get(name, (count, is_counter))[0]
+            value = (count - before) / seconds if is_counter else count
+            self._append(f"{contract.INNODB_METRICS_PREFIX}{name}", value)

@@ -1,0 +1,483 @@
+"""Run a campaign: passes x servers x my.cnf variants x workloads x thread sweep, one run
+document each.
+
+Each dataset is loaded once per server and kept pristine; every variant restarts on a copy of it
+(harness/servers/pristine.py), so variants start from identical data and a pass costs no
+reload. Passes are interleaved (every variant once, then again) so drift of the machine hits all variants alike,
+and each pass starts one variant further on (A B C, B C A, C A B) so a variant's place in the
+pass (first after the load, or after the heaviest writer) is not always the same.
+Faults lose nothing already measured: a run whose server dies or that is interrupted is written
+with its completed steps and status "partial"; Ctrl-C stops what was started and re-raises.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pymysql
+
+import contract
+from harness.campaign.load import Campaign, Server, Variant, Workload
+from harness.errors import ServerGoneError, UserError
+from harness.measure import counters, host
+from harness.run.document import CampaignFacts, StartingData
+from harness.run.publish import publish
+from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
+from harness.servers import compiled_defaults, mycnf, products
+from harness.servers.existing.server import ExistingServer
+from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
+from harness.servers.protocol import Server as RunningServer
+from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
+from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.dataset import DROP_EARLIER_LOAD, Loaded, SysbenchCalls
+
+
+def unused_dir(path: Path) -> Path:
+    """path, or path-2, path-3 ... when an earlier attempt (kept for its error log) is there."""
+    candidate, attempt = path, 1
+    while candidate.exists():
+        attempt += 1
+        candidate = path.with_name(f"{path.name}-{attempt}")
+    return candidate
+
+
+@dataclass
+class CampaignRun:
+    campaign: Campaign
+    data_dir: Path
+    workdir: Path
+    harness_command: str
+    keep_datadir: bool = False
+    progress: Progress = field(default_factory=Progress)
+    campaign_id: str = ""
+    written: list[Path] = field(default_factory=list)
+    incomplete: list[str] = field(default_factory=list)  # ids of partial or failed runs
+    # Set by check():
+    sysbench: str = ""
+    tool_version: str = ""
+    binaries: dict[str, Binaries] = field(default_factory=dict)
+    compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
+    tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
+    resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
+    completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
+    used_ids: set[str] = field(default_factory=set)
+    stores: dict[str, PristineStore] = field(default_factory=dict)  # server label -> copies
+
+    def variant_labels(self) -> list[tuple[Server, Variant, str]]:
+        several = len(self.campaign.servers) > 1
+        return [
+            (server, variant, f"{server.label}.{variant.label}" if several else variant.label)
+            for server in self.campaign.servers
+            for variant in self.campaign.variants
+        ]
+
+    @property
+    def passes(self) -> range:
+        return range(1, self.campaign.repeats + 1)
+
+    def pending(self, label: str, pass_index: int) -> list[Workload]:
+        return [
+            w
+            for w in self.campaign.workloads
+            if (label, w.label, pass_index) not in self.completed
+        ]
+
+    def total_steps(self) -> int:
+        return sum(
+            workload.step_count
+            for pass_index in self.passes
+            for _, _, label in self.variant_labels()
+            for workload in self.pending(label, pass_index)
+        )
+
+    def run_id(self, label: str, workload: str, pass_index: int) -> str:
+        """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
+        .r3 ... because a run file is never replaced."""
+        base = f"{self.campaign_id}.{label}.{workload}"
+        if self.campaign.repeats > 1:
+            base += f".p{pass_index}"
+        candidate, attempt = base, 1
+        while (
+            candidate in self.used_ids or (self.data_dir / "runs" / f"{candidate}.json").exists()
+        ):
+            attempt += 1
+            candidate = f"{base}.r{attempt}"
+        self.used_ids.add(candidate)
+        return candidate
+
+    def _plan_resume(self) -> list[str]:
+        campaign_id = self.resume_id or ""
+        if not campaign_id.startswith(f"{self.campaign.name}-"):
+            raise UserError(f"--resume {campaign_id}: not a campaign id of {self.campaign.name!r}")
+        runs, problems = contract.validate_dir(self.data_dir)
+        if problems:
+            raise UserError(f"--resume needs valid results first: {problems[0]}")
+        ours = [run for run in runs if run["campaign"]["id"] == campaign_id]
+        if not ours:
+            raise UserError(f"--resume {campaign_id}: no runs of it in {self.data_dir / 'runs'}")
+        self.completed = {
+            (run["variant"], run["workload"]["name"], run.get("repeat", {}).get("index", 1))
+            for run in ours
+            if run["status"] == "complete"
+        }
+        self.used_ids = {run["id"] for run in ours}
+        planned = len(self.variant_labels()) * len(self.campaign.workloads) * len(self.passes)
+        return [
+            f"resuming {campaign_id}: {len(self.completed)} of {planned} runs already complete"
+        ]
+
+    def publish(self, document: dict) -> None:
+        self.written.append(publish(document, self.data_dir / "runs"))
+        if document["status"] != "complete":
+            self.incomplete.append(document["id"])
+
+    def check(self) -> list[str]:
+        """Everything that can be refused before a measurement starts: tools, binaries, each
+        sandbox variant's my.cnf as parsed by its server binary, each existing server's
+        credentials and variant options. Returns notes worth printing."""
+        notes = []
+        self.sysbench = sysbench.sysbench_binary()
+        self.tool_version = sysbench.sysbench_version(self.sysbench)
+        if self.tool_version != sysbench.SUPPORTED_VERSION:
+            notes.append(
+                f"sysbench {self.tool_version} found; its output is parsed as"
+                f" {sysbench.SUPPORTED_VERSION}'s"
+            )
+        if self.resume_id:
+            self.campaign_id = self.resume_id
+            notes += self._plan_resume()
+        else:
+            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            self.campaign_id = f"{self.campaign.name}-{stamp}"
+        campaign = self.campaign
+        sandboxes = [s for s in campaign.servers if s.kind == "sandbox"]
+        self.binaries = {s.label: Binaries.find(s.basedir) for s in sandboxes}
+        for binaries in self.binaries.values():
+            scratch = self.workdir / self.campaign_id
+            self.compiled_defaults[binaries.server] = compiled_defaults.compiled_defaults(
+                binaries, scratch
+            )
+        for server, variant, label in self.variant_labels():
+            if server.kind == "existing":
+                with self._existing(server, f"check-{label}") as box:
+                    box.check_variant(label, variant.options)
+                continue
+            self.tuned[label] = mycnf.apply_variant(
+                campaign.base_mycnf, variant.label, variant.options
+            )
+            preflight(self.binaries[server.label], self.tuned[label], label)
+            notes += option_notes(self.binaries[server.label], self.tuned[label], label)
+        if len(sandboxes) < len(campaign.servers):
+            notes.append("[mycnf] base is not applied to existing servers, only variant options")
+        set_anywhere = {
+            name for text in self.tuned.values() for name in mycnf.server_options(text)
+        }
+        notes += products.default_differences(
+            {label: binaries.product for label, binaries in self.binaries.items()}, set_anywhere
+        )
+        return notes
+
+    def describe_server(self, box: RunningServer) -> dict:
+        """The run document's server, with the variables that differ from the build's compiled
+        defaults when the harness could probe them (a server it starts itself)."""
+        document = box.describe()
+        if isinstance(box, Sandbox) and box.binaries.server in self.compiled_defaults:
+            compiled = self.compiled_defaults[box.binaries.server]
+            document["compiled_defaults"] = {
+                "source": compiled_defaults.SOURCE,
+                "differences": compiled_defaults.differences(document["variables"], compiled),
+            }
+        return document
+
+    def _existing(self, server: Server, purpose: str) -> ExistingServer:
+        workdir = unused_dir(self.workdir / self.campaign_id / purpose)
+        workdir.mkdir(parents=True)
+        return ExistingServer.from_campaign(server, workdir)
+
+    def _enable_metrics(self, box: RunningServer) -> None:
+        patterns = self.campaign.innodb_metrics
+        try:
+            with box.connect() as conn:
+                counters.enable_innodb_metrics(conn, patterns)
+        except pymysql.err.MySQLError as exc:
+            where = f"{self.campaign.path}: [monitor.innodb_metrics]"
+            raise UserError(f"{where}: the server refused them: {exc.args[-1]}") from None
+
+    def _datadir_root(self, server: Server) -> Path:
+        return (server.datadir_root or self.workdir) / self.campaign_id
+
+    def _store(self, server: Server) -> PristineStore:
+        if server.label not in self.stores:
+            root = self._datadir_root(server) / f"pristine-{server.label}"
+            self.stores[server.label] = PristineStore.at(root)
+        return self.stores[server.label]
+
+    def execute(self) -> list[Path]:
+        """Run every planned (pass, variant, workload) that has work left; call check() first.
+        Pristine copies are removed once everything is complete; after a fault they stay for
+        --resume (and with --keep-datadir they always stay)."""
+        planned = self.variant_labels()
+        for pass_index in self.passes:
+            start = (pass_index - 1) % len(planned)
+            for server, variant, label in planned[start:] + planned[:start]:
+                for group in group_by_dataset(self.pending(label, pass_index)):
+                    if server.kind == "existing":
+                        self._run_group_existing(server, variant, label, group, pass_index)
+                    else:
+                        self._run_group(server, label, group, pass_index)
+        if not self.incomplete and not self.keep_datadir:
+            for store in self.stores.values():
+                store.remove()
+        return self.written
+
+    def _purpose(self, label: str, pass_index: int) -> str:
+        return label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
+
+    def _sandbox(
+        self,
+        server: Server,
+        label: str,
+        purpose: str,
+        seed: Path | None = None,
+        datadir_at: Path | None = None,
+    ) -> Sandbox:
+        workdir = unused_dir(self.workdir / self.campaign_id / purpose)
+        if datadir_at is None and server.datadir_root is not None:
+            datadir_at = unused_dir(self._datadir_root(server) / purpose) / "datadir"
+        return Sandbox(
+            self.binaries[server.label],
+            workdir,
+            self.tuned[label],
+            self.keep_datadir,
+            cpus=server.cpus,
+            datadir_at=datadir_at,
+            seed=seed,
+        )
+
+    def _settings(self) -> RunSettings:
+        facts = CampaignFacts(
+            self.campaign,
+            self.campaign_id,
+            [label for _, _, label in self.variant_labels()],
+            self.harness_command,
+        )
+        return RunSettings(
+            facts,
+            self.sysbench,
+            self.tool_version,
+            self.campaign.client_cpus,
+            self.campaign.innodb_metrics,
+            len(self.passes) > 1,
+            self.progress,
+            self.publish,
+        )
+
+    def _workload_run(
+        self, box: RunningServer, label: str, workload: Workload, pass_index: int
+    ) -> WorkloadRun:
+        run_id = self.run_id(label, workload.label, pass_index)
+        return WorkloadRun(self._settings(), run_id, box, label, workload, pass_index)
+
+    def _calls(self, box: RunningServer, log_path: Path) -> SysbenchCalls:
+        client_cpus = self.campaign.client_cpus
+        return SysbenchCalls(self.sysbench, client_cpus, log_path, box.sysbench_target())
+
+    def _run_group(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """One variant's workloads that share a dataset, on one server start."""
+        if driver_for(group[0]).creates_own_data:
+            return self._run_each_fresh(server, label, group, pass_index)
+        pristine = self._pristine(server, label, group, pass_index)
+        if pristine is None:
+            return  # the load failed; its runs are written as failed
+        purpose = self._purpose(label, pass_index)
+        with self._sandbox(server, label, purpose, pristine.datadir) as box:
+            self._enable_metrics(box)
+            data = StartingData(
+                pristine.origin(box.restore_seconds or 0.0),
+                pristine.rows,
+                pristine.data_bytes,
+                pristine.load_commands,
+                pristine.load_check,
+            )
+            self._run_workloads(box, label, group, pass_index, data)
+
+    def _run_each_fresh(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """Workloads that create their own data: each on a fresh server of the variant; stops
+        after one whose server died."""
+        for workload in group:
+            purpose = f"{self._purpose(label, pass_index)}/{workload.label}"
+            with self._sandbox(server, label, purpose) as box:
+                self._enable_metrics(box)
+                if self._run_one(box, label, workload, pass_index, box.reproduce_commands()):
+                    return
+
+    def _run_one(
+        self,
+        box: RunningServer,
+        label: str,
+        workload: Workload,
+        pass_index: int,
+        server_commands: list[dict[str, str]],
+    ) -> bool:
+        """A workload that creates its own data, as one run document; True when the server
+        died."""
+        run = self._workload_run(box, label, workload, pass_index)
+        run.describe(self.describe_server(box), host.collect_host(box.datadir))
+        run.start_from(None, server_commands)
+        server_died = run.execute()
+        self.publish(run.document)
+        return server_died
+
+    def _run_group_existing(
+        self, server: Server, variant: Variant, label: str, group: list[Workload], pass_index: int
+    ) -> None:
+        """On a server the harness did not start: apply the variant, load the data (no datadir
+        to copy), run the group, drop the tables, put the variant's globals back."""
+        box = self._existing(server, self._purpose(label, pass_index))
+        with box, box.apply_variant(label, variant.options):
+            self._enable_metrics(box)
+            calls = self._calls(box, box.workdir / "load.log")
+            driver = driver_for(group[0])
+            if driver.creates_own_data:
+                for workload in group:
+                    if self._run_one(box, label, workload, pass_index, []):
+                        return
+                    driver_for(workload).drop_tables(box, calls)
+                return
+            loaded = self._load(box, label, group, pass_index, calls)
+            if loaded is None:
+                return
+            origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
+            commands = [*box.reproduce_commands(), create_schema_command(box), *calls.commands]
+            data = StartingData(origin, loaded.rows, loaded.data_bytes, commands, loaded.check)
+            self._run_workloads(box, label, group, pass_index, data)
+            if box.alive():
+                driver.drop_tables(box, calls)
+
+    def _run_workloads(
+        self,
+        box: RunningServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        data: StartingData,
+    ) -> None:
+        server_doc = self.describe_server(box)
+        host_doc = host.collect_host(box.datadir)
+        for workload in group:
+            run = self._workload_run(box, label, workload, pass_index)
+            run.describe(server_doc, host_doc)
+            run.start_from(data)
+            server_died = run.execute()
+            self.publish(run.document)
+            if server_died:
+                return
+
+    def _load(
+        self,
+        box: RunningServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        calls: SysbenchCalls,
+    ) -> Loaded | None:
+        """Load the group's data; a failed load is written as failed runs of the group."""
+        try:
+            return driver_for(group[0]).load(box, calls, self.progress.on_note)
+        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+            reason = f"loading the data failed: {exc}"
+            if not box.alive(grace=FAILURE_GRACE_S):
+                reason = f"the server went away while loading: {box.exit_summary()}"
+        except UserError as exc:  # a short load: the numbers would mean nothing
+            reason = str(exc)
+        self._record_failed(box, label, group, pass_index, reason)
+        return None
+
+    def _pristine(
+        self, server: Server, label: str, group: list[Workload], pass_index: int
+    ) -> PristineCopy | None:
+        """The loaded datadir this variant's group starts from, loading it when no earlier
+        variant with the same data options did."""
+        product = self.binaries[server.label].product
+        data_option_names = products.init_time_options(product) | products.data_shaping_options(
+            product
+        )
+        data_options = {
+            name: value
+            for name, value in mycnf.server_options(self.tuned[label]).items()
+            if name in data_option_names
+        }
+        key = pristine_key(server.label, data_options, dataset_of(group[0]))
+        store = self._store(server)
+        if (copy := store.get(key)) is not None:
+            return copy
+        loading = store.slot(key).with_suffix(".loading")
+        purpose = f"load-{store.slot(key).name}"
+        with self._sandbox(server, label, purpose, datadir_at=loading) as box:
+            calls = self._calls(box, box.workdir / "load.log")
+            loaded = self._load(box, label, group, pass_index, calls)
+            if loaded is None:
+                return None
+            quiesce_for_copy(box)
+            box.keep_datadir = True  # the stop below leaves the loaded datadir for the store
+        commands = [
+            *box.reproduce_commands(),
+            create_schema_command(box),
+            *(
+                {
+                    **call,
+                    "purpose": f"{call['purpose']} (the harness loaded once, under variant"
+                    f" {label}, and started each variant on a copy of that datadir)",
+                }
+                for call in calls.commands
+                if call["purpose"] != DROP_EARLIER_LOAD
+            ),
+        ]
+        return store.keep(
+            key,
+            loading,
+            loaded_by=label,
+            load_seconds=loaded.seconds,
+            rows=loaded.rows,
+            data_bytes=loaded.data_bytes,
+            load_commands=commands,
+            load_check=loaded.check,
+        )
+
+    def _record_failed(
+        self,
+        box: RunningServer,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        reason: str,
+    ) -> None:
+        server_doc = self.describe_server(box) if box.alive() else None
+        host_doc = host.collect_host(box.datadir)
+        for workload in group:
+            run = self._workload_run(box, label, workload, pass_index)
+            run.describe(server_doc, host_doc)
+            run.mark(reason)
+            self.publish(run.document)
+
+
+def quiesce_for_copy(box: Sandbox) -> None:
+    """Make the datadir a clean starting point: no binary log of the load, and a slow
+    shutdown so purge and change-buffer merges are done before anyone copies it."""
+    with box.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("SELECT @@log_bin")
+        if cursor.fetchone()[0]:
+            cursor.execute(products.binlog_reset_statement(box.release))
+        cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
+
+
+def create_schema_command(box: RunningServer) -> dict[str, str]:
+    sql = f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}"
+    return {"purpose": "create the schema", "command": box.client_command(sql)}

@@ -1,0 +1,130 @@
+"""The run document, built in one place: every run (measured, failed before it started, any
+workload kind) starts here, and the workload's driver contributes its section up front."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import contract
+from harness.campaign import suites
+from harness.campaign.load import Campaign, Workload
+from harness.run.identity import harness_identity, relative_to_project
+from harness.servers.protocol import Server
+
+
+@dataclass(frozen=True)
+class CampaignFacts:
+    """What every run document of one campaign run says alike."""
+
+    campaign: Campaign
+    campaign_id: str
+    variant_order: list[str]
+    harness_command: str
+
+
+@dataclass(frozen=True)
+class StartingData:
+    """What a group's runs start from, and how a reader rebuilds it."""
+
+    origin: dict  # the run document's workload.data_origin
+    rows: int
+    data_bytes: int
+    commands: list[dict[str, str]]
+    load_check: dict | None = None  # tpcc: the consistency check right after the load
+
+
+def new_document(
+    facts: CampaignFacts,
+    run_id: str,
+    variant: str,
+    workload: Workload,
+    pass_index: int,
+    driver_section: dict,
+) -> dict:
+    """A run that has not started: status "failed" until the run says otherwise."""
+    campaign = facts.campaign
+    document = {
+        "schema_version": contract.SCHEMA_VERSION,
+        "id": run_id,
+        "campaign": {
+            "id": facts.campaign_id,
+            "name": campaign.name,
+            "title": campaign.title,
+            "description": campaign.description,
+            "file": relative_to_project(campaign.path),
+            "variant_order": facts.variant_order,
+        },
+        "variant": variant,
+        "status": "failed",
+        "started_at": contract.utc_timestamp(),
+        "ended_at": contract.utc_timestamp(),
+        "harness": harness_identity(),
+        "workload": _workload_section(workload, driver_section),
+        "steps": [],
+        "reproduce": {"harness_command": facts.harness_command, "commands": []},
+    }
+    if campaign.repeats > 1:
+        document["repeat"] = {"index": pass_index, "of": campaign.repeats}
+    return document
+
+
+def _workload_section(workload: Workload, driver_section: dict) -> dict:
+    own = dict(driver_section)
+    section = {
+        "tool": own.pop("tool"),
+        "tool_version": own.pop("tool_version"),
+        "name": workload.label,
+        "script": own.pop("script"),
+        "options": own.pop("options"),
+        "client_cpu_affinity": own.pop("client_cpu_affinity"),
+        "data_bytes": None,  # a driver whose steps grow the data updates it as they run
+        "rows_after_prepare": None,
+    }
+    if workload.sweep.trim_seconds is not None:
+        section["trim_seconds"] = workload.sweep.trim_seconds
+    section.update(own)  # the kind's own sections (tpcc)
+    if (test := workload.suite) is not None:
+        section["suite"] = {
+            "name": test.suite,
+            "test": test.test,
+            "group": test.group,
+            "position": suites.position(test),
+        }
+    return section
+
+
+def record_start(
+    document: dict,
+    server: Server,
+    innodb_metrics: tuple[str, ...],
+    data: StartingData | None,
+    server_commands: list[dict[str, str]],
+) -> None:
+    """Record where the data came from (data: None when the workload creates its own) and how
+    a reader builds the same start: the server, the data, the sampled metrics enabled."""
+    if data is not None:
+        workload = document["workload"]
+        workload.update(
+            data_origin=data.origin, rows_after_prepare=data.rows, data_bytes=data.data_bytes
+        )
+        if data.load_check is not None:
+            workload["tpcc"]["check_after_load"] = data.load_check
+    document["reproduce"]["commands"] += [
+        *server_commands,
+        *(data.commands if data is not None else []),
+        *(
+            {
+                "purpose": "enable a sampled InnoDB metric",
+                "command": server.client_command(
+                    f"SET GLOBAL innodb_monitor_enable = '{pattern}'"
+                ),
+            }
+            for pattern in innodb_metrics
+        ),
+    ]
+
+
+def mark(document: dict, reason: str) -> None:
+    """A run that did not complete: partial when it has steps, else failed, and why."""
+    document["status"] = "partial" if document["steps"] else "failed"
+    document["status_reason"] = reason

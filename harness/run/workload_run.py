@@ -1,0 +1,153 @@
+"""One run document: one workload on one server under one variant in one pass, measured by the
+workload's driver. A fault keeps what was measured: the run is marked partial (or failed) with
+the reason, and the caller publishes it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pymysql
+
+import contract
+from harness.campaign.load import Workload
+from harness.errors import ServerGoneError, WrongPlan
+from harness.run import document as run_document
+from harness.run.document import CampaignFacts, StartingData
+from harness.servers.protocol import Server
+from harness.workloads.driver import WorkloadDriver
+from harness.workloads.drivers import driver_for
+from harness.workloads.ibench.run import IbenchError
+from harness.workloads.sysbench.commands import SysbenchFailed
+from harness.workloads.sysbench.dataset import SysbenchCalls
+
+# after a failed call, how long a dying server may take to be reaped before "it is alive"
+FAILURE_GRACE_S = 5.0
+
+
+@dataclass
+class Progress:
+    """What the CLI shows; the runs only report events."""
+
+    on_step: Callable[[str, int], None] = lambda description, seconds: None
+    on_step_done: Callable[[str], None] = lambda summary: None
+    on_note: Callable[[str], None] = lambda message: None
+
+
+@dataclass
+class RunSettings:
+    """What every run of a campaign run shares."""
+
+    facts: CampaignFacts
+    sysbench: str  # the binary
+    sysbench_version: str
+    client_cpus: tuple[int, ...]
+    innodb_metrics: tuple[str, ...]
+    several_passes: bool
+    progress: Progress
+    publish: Callable[[dict], None]
+
+
+@dataclass
+class WorkloadRun:
+    settings: RunSettings
+    run_id: str
+    server: Server
+    variant: str
+    workload: Workload
+    pass_index: int
+    driver: WorkloadDriver = field(init=False)
+    document: dict = field(init=False)
+    calls: SysbenchCalls = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.driver = driver_for(self.workload)
+        self.workload = self.driver.workload  # the Insert Benchmark fixes its seed here
+        settings = self.settings
+        self.calls = SysbenchCalls(
+            settings.sysbench, settings.client_cpus, self.log_path, self.server.sysbench_target()
+        )
+        section = self.driver.section(settings.sysbench_version, settings.client_cpus)
+        self.document = run_document.new_document(
+            settings.facts, self.run_id, self.variant, self.workload, self.pass_index, section
+        )
+
+    # -- what a driver gets (workloads/driver.py RunContext) --
+
+    @property
+    def sysbench(self) -> str:
+        return self.settings.sysbench
+
+    @property
+    def innodb_metrics(self) -> tuple[str, ...]:
+        return self.settings.innodb_metrics
+
+    def where(self, step: str) -> str:
+        where = f"{self.variant} / {self.workload.label} / {step}"
+        return f"pass {self.pass_index} / {where}" if self.settings.several_passes else where
+
+    def on_step(self, where: str, seconds: int) -> None:
+        self.settings.progress.on_step(where, seconds)
+
+    def on_step_done(self, summary: str) -> None:
+        self.settings.progress.on_step_done(summary)
+
+    def note(self, message: str) -> None:
+        self.settings.progress.on_note(message)
+
+    # -- the run --
+
+    @property
+    def log_path(self) -> Path:
+        """The run's log: every sysbench command and its full output, next to my.cnf and the
+        server's error log in the sandbox work directory."""
+        return self.server.workdir / f"{self.workload.label}.log"
+
+    def describe(self, server_doc: dict | None, host_doc: dict) -> None:
+        """The server (None when it could not be asked) and the host the run ran on."""
+        if server_doc is not None:
+            self.document["server"] = server_doc
+        self.document["host"] = host_doc
+
+    def start_from(
+        self, data: StartingData | None, server_commands: list[dict[str, str]] | None = None
+    ) -> None:
+        run_document.record_start(
+            self.document, self.server, self.innodb_metrics, data, server_commands or []
+        )
+
+    def execute(self) -> bool:
+        """Run the steps and what follows them; returns True when the server died."""
+        document = self.document
+        try:
+            self.driver.measure(self)
+            problem = self.driver.after_sweep(self)
+            document["status"] = "complete"
+            if problem is not None:
+                self.mark(problem)
+        except (
+            ServerGoneError,
+            WrongPlan,
+            SysbenchFailed,
+            pymysql.err.MySQLError,
+            IbenchError,
+        ) as exc:
+            if not self.server.alive(grace=FAILURE_GRACE_S):
+                self.mark(f"server exited during the run: {self.server.exit_summary()}")
+                return True
+            self.mark(str(exc))
+        except KeyboardInterrupt:  # published at once, before the run's commands are added
+            self.mark("interrupted by Ctrl-C")
+            document["ended_at"] = contract.utc_timestamp()
+            self.settings.publish(document)
+            raise
+        finally:
+            document["ended_at"] = contract.utc_timestamp()
+            document["reproduce"]["commands"] += self.calls.commands
+            self.calls.commands.clear()
+        return False
+
+    def mark(self, reason: str) -> None:
+        run_document.mark(self.document, reason)
+        self.note(f"{self.document['id']}: {reason}")

@@ -1,0 +1,341 @@
+"""Applying a variant's options to a server the harness did not start: SET GLOBAL and restore
+for dynamic options, the campaign's restart_command with a my.cnf fragment for the others."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Self
+
+import pymysql
+from pymysql.converters import escape_item
+
+import contract
+from harness.campaign.load import OptionValue
+from harness.servers.existing.option_values import fragment, same_value, sql_value
+from harness.servers.mycnf import option_key
+
+VARIANT_CNF_ENV = "MYBENCH_VARIANT_CNF"
+ER_READ_ONLY_VARIABLE = 1238  # "Variable 'x' is a read only variable"
+ER_SPECIFIC_ACCESS_DENIED = 1227
+
+
+@dataclass(frozen=True)
+class PlannedOption:
+    name: str  # as the campaign spells it
+    key: str  # the server's variable name
+    value: OptionValue
+    dynamic: bool
+
+
+@dataclass(frozen=True)
+class AppliedVariant:
+    label: str
+    how: str | None  # "set_global", "restart_command", or None when the variant sets nothing
+    my_cnf: str
+    options: dict[str, OptionValue]
+    commands: list[dict[str, str]]
+
+
+def global_variables(cursor) -> dict[str, str]:
+    cursor.execute("SHOW GLOBAL VARIABLES")
+    return {name.lower(): "" if value is None else str(value) for name, value in cursor.fetchall()}
+
+
+class VariantApplication:
+    """The variant half of ExistingServer (servers/existing/server.py), which provides the
+    connection, the messages and the state these methods read and set."""
+
+    label: str
+    workdir: Path
+    user: str
+    restart_command: str | None
+    restart_timeout_s: float
+    ready_timeout_s: float
+    _variables: dict[str, str]
+    _pid: int | None
+    _datadir: Path | None
+    _applied: AppliedVariant | None
+    _fragment_active: bool
+
+    def _plan(self, label: str, options: dict[str, OptionValue]) -> list[PlannedOption]:
+        with self._checked_connect() as conn, conn.cursor() as cursor:
+            self._variables = global_variables(cursor)
+            keys = {name: option_key(name) for name in options}
+            for name, key in keys.items():
+                if key not in self._variables:
+                    raise self._error(
+                        f"variant {label}: {name} is not a global variable of {self._identity()}"
+                    )
+            dynamic = self._dynamic(cursor, label, sorted(set(keys.values())))
+        plan = [
+            PlannedOption(name, keys[name], value, dynamic[keys[name]])
+            for name, value in options.items()
+        ]
+        fixed = [option for option in plan if not option.dynamic]
+        if fixed and self.restart_command is None:
+            raise self._error(
+                f"variant {label}: {fixed[0].name} is not dynamic on {self._identity()};"
+                f" give [servers.{self.label}] restart_command to apply it"
+            )
+        if fixed:
+            self._refuse_defaults(label, plan)
+        return plan
+
+    def _refuse_defaults(self, label: str, plan: list[PlannedOption]) -> None:
+        reset = [option.name for option in plan if option.value is False]
+        if reset:
+            raise self._error(
+                f"variant {label}: {reset[0]} = false (its default) cannot be applied through"
+                f" restart_command on {self._identity()}; give its value"
+            )
+
+    def _dynamic(self, cursor, label: str, keys: list[str]) -> dict[str, bool]:
+        """Which variables SET GLOBAL can change. MariaDB says so in
+        information_schema.SYSTEM_VARIABLES.READ_ONLY. MySQL has no such column
+        (performance_schema.variables_info does not say), so there each variable is probed
+        with `SET GLOBAL x = @@GLOBAL.x`, which changes nothing and fails with error 1238 for a
+        read-only one; that path runs for any variable MariaDB's table does not list too."""
+        flags: dict[str, bool] = {}
+        if self.product == "mariadb" and keys:
+            marks = ", ".join(["%s"] * len(keys))
+            cursor.execute(
+                "SELECT LOWER(VARIABLE_NAME), READ_ONLY FROM information_schema.SYSTEM_VARIABLES"
+                f" WHERE VARIABLE_NAME IN ({marks})",
+                [key.upper() for key in keys],
+            )
+            flags = {name: read_only == "NO" for name, read_only in cursor.fetchall()}
+        for key in keys:
+            if key not in flags:
+                flags[key] = self._probe_dynamic(cursor, label, key)
+        return flags
+
+    def _probe_dynamic(self, cursor, label: str, key: str) -> bool:
+        try:
+            cursor.execute(f"SET GLOBAL {key} = @@GLOBAL.{key}")
+        except pymysql.err.MySQLError as exc:
+            code = exc.args[0] if exc.args else None
+            if code == ER_READ_ONLY_VARIABLE:
+                return False
+            if code == ER_SPECIFIC_ACCESS_DENIED:
+                raise self._error(
+                    f"variant {label}: user {self.user!r} may not SET GLOBAL {key} on"
+                    f" {self._identity()}: {exc.args[-1]}"
+                ) from None
+        return True  # other refusals (a value that cannot be re-read) show at SET time
+
+    def check_variant(self, label: str, options: dict[str, OptionValue]) -> None:
+        """Refuse, before anything runs, a variant this server cannot take: an option that is
+        not a global variable, or one that is not dynamic when there is no restart_command."""
+        self._plan(label, options)
+
+    @contextmanager
+    def apply_variant(self, label: str, options: dict[str, OptionValue]) -> Iterator[Self]:
+        """Apply a variant's options for the runs inside the block.
+
+        Dynamic options only: the current GLOBAL values are remembered, each option is SET
+        GLOBAL (True -> ON, False -> DEFAULT), and the originals are restored when the block
+        ends, after errors and Ctrl-C too (variant_applied = "set_global").
+
+        An option that needs a restart (or a server still running with an earlier variant's
+        fragment): all options are written as a [mysqld] fragment into workdir, the
+        restart_command runs with $MYBENCH_VARIANT_CNF naming it, the harness waits until the
+        server answers again with a fresh uptime and checks every option shows the wanted
+        value (variant_applied = "restart_command"). Nothing is restored when such a block
+        ends: the server keeps running with that fragment until the next variant restarts it
+        (with its own fragment, empty for a variant without options).
+        """
+        plan = self._plan(label, options)
+        if self.restart_command is not None and (
+            self._fragment_active or any(not option.dynamic for option in plan)
+        ):
+            self._refuse_defaults(label, plan)
+            self._applied = self._apply_by_restart(label, plan)
+            try:
+                yield self
+            finally:
+                self._applied = None
+            return
+        originals = self._apply_set_global(label, plan)
+        try:
+            yield self
+        except BaseException as exc:
+            problem = self._restore(label, originals)
+            if problem:
+                exc.add_note(problem)
+            raise
+        else:
+            problem = self._restore(label, originals)
+            if problem:
+                raise self._error(problem)
+        finally:
+            self._applied = None
+
+    def _log(self, text: str) -> None:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        with (self.workdir / "variants.log").open("a") as log:
+            log.write(self._scrub(text))
+
+    def _apply_set_global(self, label: str, plan: list[PlannedOption]) -> list[tuple[str, str]]:
+        """SET GLOBAL each option; returns (variable, SQL literal of the original value). A
+        refused option restores the ones already set and raises UserError."""
+        originals: list[tuple[str, str]] = []
+        commands = []
+        with self._checked_connect() as conn, conn.cursor() as cursor:
+            for option in plan:
+                cursor.execute(f"SELECT @@GLOBAL.{option.key}")
+                originals.append((option.key, escape_item(cursor.fetchone()[0], "utf8mb4")))
+            done: list[tuple[str, str]] = []
+            for option, original in zip(plan, originals, strict=True):
+                statement = f"SET GLOBAL {option.key} = {sql_value(option.value)}"
+                try:
+                    cursor.execute(statement)
+                except pymysql.err.MySQLError as exc:
+                    problem = self._restore(label, done)
+                    raise self._error(
+                        f"variant {label}: {self._identity()} refused {statement}:"
+                        f" {exc.args[-1]}" + (f"; {problem}" if problem else "")
+                    ) from None
+                done.append(original)
+                self._log(f"### {contract.utc_timestamp()} variant {label}\n{statement}\n")
+                commands.append(
+                    {
+                        "purpose": "set a variant option on the running server",
+                        "command": self.client_command(statement),
+                    }
+                )
+        commands += [
+            {
+                "purpose": "after the run: restore the server's own value",
+                "command": self.client_command(f"SET GLOBAL {key} = {value}"),
+            }
+            for key, value in originals
+        ]
+        options = {option.name: option.value for option in plan}
+        if plan:
+            header = (
+                f"applied with SET GLOBAL on the running server {self.label}"
+                " (its own configuration otherwise), restored after the run"
+            )
+        else:
+            header = f"no option applied: server {self.label} runs its own configuration"
+        how = "set_global" if plan else None
+        self._applied = AppliedVariant(
+            label, how, fragment(header, label, options), options, commands
+        )
+        return originals
+
+    def _restore(self, label: str, originals: list[tuple[str, str]]) -> str | None:
+        """Put the remembered GLOBAL values back; returns what could not be, or None."""
+        failed = []
+        try:
+            with self.connect() as conn, conn.cursor() as cursor:
+                for key, value in originals:
+                    statement = f"SET GLOBAL {key} = {value}"
+                    try:
+                        cursor.execute(statement)
+                        self._log(
+                            f"### {contract.utc_timestamp()} variant {label}: restore\n{statement}\n"
+                        )
+                    except pymysql.err.MySQLError as exc:
+                        failed.append(f"{statement} ({exc.args[-1]})")
+        except pymysql.err.MySQLError as exc:
+            statements = ", ".join(f"SET GLOBAL {key} = {value}" for key, value in originals)
+            failed = [f"{statements} (cannot connect: {exc.args[-1] if exc.args else exc})"]
+        if not failed:
+            return None
+        return self._scrub(
+            f"variant {label}: could not restore on server {self.label}: {'; '.join(failed)};"
+            " set it back by hand"
+        )
+
+    def _apply_by_restart(self, label: str, plan: list[PlannedOption]) -> AppliedVariant:
+        options = {option.name: option.value for option in plan}
+        text = fragment(
+            f"applied by [servers.{self.label}] restart_command (the fragment in"
+            f" ${VARIANT_CNF_ENV}), on top of the server's own configuration",
+            label,
+            options,
+        )
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        path = self.workdir / f"variant-{re.sub(r'[^A-Za-z0-9_.-]', '_', label)}.cnf"
+        path.write_text(text)
+        started = time.monotonic()
+        self._run_restart(label, path)
+        self._wait_restarted(label, started)
+        self._fragment_active = bool(plan)
+        with self._checked_connect() as conn, conn.cursor() as cursor:
+            self._variables = global_variables(cursor)
+        for option in plan:
+            actual = self._variables.get(option.key, "")
+            if not same_value(option.value, actual):
+                raise self._error(
+                    f"variant {label}: after restart_command {self._identity()} has"
+                    f" {option.key} = {actual!r}, wanted {option.value!r}"
+                )
+        self._datadir = self._local_datadir()
+        self._pid = self._local_pid()
+        command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(self.restart_command or '')}"
+        purpose = "restart the server with the variant's options (my.cnf is this run's fragment)"
+        commands = [{"purpose": purpose, "command": command}]
+        return AppliedVariant(label, "restart_command", text, options, commands)
+
+    def _run_restart(self, label: str, path: Path) -> None:
+        log_path = self.workdir / "restart.log"
+        with log_path.open("a") as log:
+            log.write(
+                f"### {contract.utc_timestamp()} variant {label}\n$ {self.restart_command}\n"
+            )
+            log.flush()
+            offset = log.tell()
+            try:
+                result = subprocess.run(
+                    ["sh", "-c", self.restart_command or "false"],
+                    env={**os.environ, VARIANT_CNF_ENV: str(path)},
+                    stdin=subprocess.DEVNULL,
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    timeout=self.restart_timeout_s,
+                    check=False,
+                )
+            except subprocess.TimeoutExpired:
+                raise self._error(
+                    f"variant {label}: restart_command of server {self.label} still running"
+                    f" after {self.restart_timeout_s:.0f}s (see {log_path})"
+                ) from None
+        if result.returncode != 0:
+            with log_path.open(errors="replace") as log:
+                log.seek(offset)
+                tail = [line.strip() for line in log.read().splitlines() if line.strip()][-3:]
+            raise self._error(
+                f"variant {label}: restart_command of server {self.label} exited with"
+                f" {result.returncode}: {' | '.join(tail) or 'no output'} (see {log_path})"
+            )
+
+    def _wait_restarted(self, label: str, started: float) -> None:
+        """Until the server answers with an uptime younger than the restart command: an old
+        server still answering does not count as restarted."""
+        deadline = time.monotonic() + self.ready_timeout_s
+        last = "no answer yet"
+        while time.monotonic() < deadline:
+            try:
+                with self.connect() as conn, conn.cursor() as cursor:
+                    cursor.execute("SHOW GLOBAL STATUS LIKE 'Uptime'")
+                    uptime = int(cursor.fetchone()[1])
+                if uptime <= time.monotonic() - started + 1:
+                    return
+                last = f"it answers with Uptime {uptime}s, so it was not restarted"
+            except pymysql.err.MySQLError as exc:
+                last = str(exc.args[-1]) if exc.args else type(exc).__name__
+            time.sleep(0.2)
+        raise self._error(
+            f"variant {label}: server {self.label} not back {self.ready_timeout_s:.0f}s after"
+            f" restart_command: {last}"
+        )

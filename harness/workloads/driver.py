@@ -1,0 +1,62 @@
+"""The interface between a campaign run and what drives the load.
+
+One driver per workload kind (workloads/drivers.py picks it from the campaign's `test`). A
+driver says what the run document's workload section holds, how the data is loaded (or that
+the workload creates its own), how the steps are measured, and what follows the sweep.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from harness.campaign.load import Workload
+from harness.servers.protocol import Server
+from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
+
+
+class RunContext(Protocol):
+    """What a driver gets from the run it measures (run/workload_run.py provides it)."""
+
+    server: Server
+    workload: Workload
+    document: dict  # the run document; a driver appends steps to document["steps"]
+    calls: SysbenchCalls  # runs sysbench and records each command
+    sysbench: str  # the sysbench binary
+    innodb_metrics: tuple[str, ...]  # sampled around each step
+
+    def where(self, step: str) -> str: ...
+    def on_step(self, where: str, seconds: int) -> None: ...
+    def on_step_done(self, summary: str) -> None: ...
+    def note(self, message: str) -> None: ...
+
+
+class WorkloadDriver(Protocol):
+    workload: Workload
+    # True: its first step creates the data (no load, no pristine copy, a fresh server each)
+    creates_own_data: bool
+
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+        """The run document's workload fields that depend on the kind: tool, tool_version,
+        script, options, client_cpu_affinity, and any section of its own."""
+        ...
+
+    def dataset(self) -> str:
+        """A readable identity of the data: workloads with the same one share a load."""
+        ...
+
+    def load(
+        self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]
+    ) -> Loaded: ...
+
+    def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
+        """On a server the harness did not start, after the runs: leave no tables behind."""
+        ...
+
+    def measure(self, run: RunContext) -> None:
+        """Run the measured steps into run.document["steps"]."""
+        ...
+
+    def after_sweep(self, run: RunContext) -> str | None:
+        """What follows the steps; returns why the run must be marked, or None."""
+        ...

@@ -1,0 +1,226 @@
+"""The worker processes: one per role per client (inserter, deleter, querier).
+
+Each connects (outside the measured time), waits at the start barrier, then works until its
+plan is done or the stop event is set. It sends a "ready" message once connected, then one message on the results queue: its
+counters, its own CPU time over the measured period (psutil) and when it ended. The inserter
+also makes the statements: it builds the rows, commits one multi-row INSERT per batch in
+autocommit and hands the matching DELETE of the oldest rows to its deleter through a bounded
+queue, so deletes lag inserts by at most `queue_depth` batches. SIGINT is ignored here: the
+parent owns Ctrl-C and stops the workers through the stop event.
+"""
+
+from __future__ import annotations
+
+import queue
+import signal
+import threading
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+import psutil
+import pymysql
+
+from harness.workloads.ibench import sql
+from harness.workloads.ibench.counters import Counters
+from harness.workloads.ibench.params import IbenchParams, StepPlan
+from harness.workloads.ibench.ratelimit import RateLimiter
+from harness.workloads.ibench.rows import RowGenerator
+
+INSERTER, DELETER, QUERIER = "insert", "delete", "query"
+RETRY_CODES = {1205, 1213}  # lock wait timeout, deadlock: the statement is run again
+POINT_RESYNC = 100  # point queries re-read min/max(transactionid) this often
+QUEUE_POLL_S = 0.2
+
+
+@dataclass(frozen=True)
+class WorkerSpec:
+    role: str
+    client: int  # 1-based
+    slot: int  # index into the parent's process list and thread-id array
+    table: str
+    seed: int
+    connect_args: dict[str, Any]
+    params: IbenchParams
+    plan: StepPlan
+    create_indexes: bool = False  # l.x: this client's table gets the secondary indexes
+
+
+class _Stopped(Exception):
+    pass
+
+
+def connect(connect_args: dict[str, Any], database: str | None) -> pymysql.Connection:
+    return pymysql.connect(**{**connect_args, "database": database, "autocommit": True})
+
+
+def main(spec, barrier, stop, deletes, results, thread_ids) -> None:
+    """Process entry point (spawn/forkserver: everything arrives pickled)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    message: dict[str, Any] = {"slot": spec.slot, "role": spec.role, "client": spec.client}
+    try:
+        with connect(spec.connect_args, spec.params.database) as conn:
+            thread_ids[spec.slot] = conn.thread_id()
+            work = _ROLES[spec.role](spec, conn, stop, deletes)
+            results.put({"slot": spec.slot, "ready": True})
+            try:
+                barrier.wait()
+            except threading.BrokenBarrierError:
+                message["aborted"] = True
+                results.put(message)
+                return
+            me = psutil.Process()
+            t0, cpu0 = time.monotonic(), _cpu_s(me)
+            counters = Counters()
+            try:
+                extra = work(counters, t0) or {}
+            except _Stopped:
+                extra = {"stopped": True}
+            message.update(
+                counters=counters.to_json(),
+                cpu_s=_cpu_s(me) - cpu0,
+                started=t0,
+                ended=time.monotonic(),
+                **extra,
+            )
+    except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises
+        barrier.abort()
+        message["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
+    results.put(message)
+
+
+def _cpu_s(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+def _execute(cursor, statement: str, counters: Counters, stop) -> None:
+    """Run one statement, again after a deadlock or lock wait timeout (counted as a retry)."""
+    while True:
+        try:
+            cursor.execute(statement)
+            return
+        except pymysql.err.OperationalError as exc:
+            if exc.args[0] not in RETRY_CODES or stop.is_set():
+                raise
+            counters.retries += 1
+
+
+def _min_id(cursor, table: str) -> int:
+    cursor.execute(sql.min_max(table))
+    low, _ = cursor.fetchone()
+    return 0 if low is None else int(low)
+
+
+def _inserter(spec: WorkerSpec, conn, stop, deletes):
+    params, plan = spec.params, spec.plan
+    generator = RowGenerator(
+        spec.seed, params.data_length_min, params.data_length_max, params.data_random_pct
+    )
+    cursor = conn.cursor()
+    min_id = _min_id(cursor, spec.table) if plan.deletes else 0
+
+    def work(counters: Counters, t0: float) -> dict[str, Any]:
+        nonlocal min_id
+        limiter = RateLimiter(plan.rate_per_client, plan.rows_per_commit, sleep=stop.wait)
+        limiter.restart()
+        deadline = t0 + plan.seconds if plan.seconds else None
+        remaining, rounds = plan.rows_per_client, 0
+        while remaining > 0 and not stop.is_set():
+            if deadline is not None and time.monotonic() >= deadline:
+                break
+            count = min(limiter.batch, remaining)
+            statement = sql.insert(spec.table, generator.values(count))
+            began = time.monotonic()
+            _execute(cursor, statement, counters, stop)
+            ended = time.monotonic()
+            counters.record(began - t0, count, (ended - began) * 1e6)
+            remaining -= count
+            if plan.deletes:
+                rounds += 1
+                if rounds % params.resync_get_min == 0:
+                    min_id = _min_id(cursor, spec.table)
+                _put(deletes, (min_id, count), stop)
+                min_id += count
+            limiter.after_batch()
+        extra: dict[str, Any] = {}
+        if spec.create_indexes and not stop.is_set():
+            began = time.monotonic()
+            cursor.execute(sql.add_indexes(spec.table))
+            extra["index_seconds"] = time.monotonic() - began
+        if plan.deletes:
+            if stop.is_set():
+                deletes.cancel_join_thread()  # never block exit on a queue nobody reads
+            else:
+                _put(deletes, None, stop)
+        return extra
+
+    return work
+
+
+def _put(deletes, item, stop) -> None:
+    while True:
+        try:
+            deletes.put(item, timeout=QUEUE_POLL_S)
+            return
+        except queue.Full:
+            if stop.is_set():
+                deletes.cancel_join_thread()
+                raise _Stopped() from None
+
+
+def _deleter(spec: WorkerSpec, conn, stop, deletes):
+    cursor = conn.cursor()
+
+    def work(counters: Counters, t0: float) -> None:
+        while True:
+            try:
+                item = deletes.get(timeout=QUEUE_POLL_S)
+            except queue.Empty:
+                if stop.is_set():
+                    raise _Stopped() from None
+                continue
+            if item is None:
+                return
+            if stop.is_set():
+                raise _Stopped()
+            min_id, count = item
+            began = time.monotonic()
+            _execute(cursor, sql.delete_oldest(spec.table, min_id, count), counters, stop)
+            ended = time.monotonic()
+            counters.record(began - t0, cursor.rowcount, (ended - began) * 1e6)
+
+    return work
+
+
+def _querier(spec: WorkerSpec, conn, stop, deletes):
+    params, plan = spec.params, spec.plan
+    generator = RowGenerator(spec.seed + 1_000_003, buffer_bytes=3)  # only its rng is used
+    rng = generator.rng
+    cursor = conn.cursor()
+    point = plan.query_mode == "point"
+    limit = params.rows_per_query
+
+    def work(counters: Counters, t0: float) -> None:
+        low = high = 0
+        done = 0
+        while not stop.is_set():
+            if point:
+                if done % POINT_RESYNC == 0:
+                    cursor.execute(sql.min_max(spec.table))
+                    low, high = (int(v or 0) for v in cursor.fetchone())
+                statement = sql.point_query(spec.table, rng, low, high, limit)
+            else:
+                statement = sql.range_query(spec.table, rng, limit, params.force_index)
+            began = time.monotonic()
+            _execute(cursor, statement, counters, stop)
+            fetched = len(cursor.fetchall())
+            ended = time.monotonic()
+            counters.record(began - t0, 1, (ended - began) * 1e6, fetched)
+            done += 1
+
+    return work
+
+
+_ROLES = {INSERTER: _inserter, DELETER: _deleter, QUERIER: _querier}

@@ -1,0 +1,135 @@
+"""sysbench workloads (stock oltp_* tests and the project's Lua tests): a thread sweep, one
+sysbench `run` per thread level, measured around each step; Callaghan's post-write step after
+the write tests of his suite."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import contract
+from harness.campaign.load import Workload
+from harness.errors import WrongPlan
+from harness.measure.step import measured_step
+from harness.servers import products
+from harness.servers.protocol import Server
+from harness.workloads.driver import RunContext
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench import dataset, postwrite, project_lua
+from harness.workloads.sysbench.commands import Target
+from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
+from harness.workloads.sysbench.output import RunReport, parse_run
+
+
+class SysbenchDriver:
+    creates_own_data = False
+
+    def __init__(self, workload: Workload) -> None:
+        self.workload = workload
+
+    def recorded_options(self) -> dict[str, str]:
+        """Every option the tool was given, as the run document records them."""
+        return sysbench.workload_options(self.workload)
+
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+        return {
+            "tool": "sysbench",
+            "tool_version": sysbench_version,
+            "script": self.workload.test,
+            "options": self.recorded_options(),
+            "client_cpu_affinity": list(client_cpus) or None,
+        }
+
+    def dataset(self) -> str:
+        return dataset.dataset_label(self.workload)
+
+    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
+        return dataset.load(server, self.workload, calls, note)
+
+    def cleanup_argv(self, binary: str, target: Target) -> list[str]:
+        return sysbench.cleanup_argv(binary, self.workload, target)
+
+    def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
+        calls("drop the tables", self.cleanup_argv(calls.binary, calls.target))
+
+    def run_argv(self, binary: str, target: Target, threads: int, seconds: int) -> list[str]:
+        return sysbench.run_argv(binary, self.workload, target, threads, seconds)
+
+    def measure(self, run: RunContext) -> None:
+        """Check the query plan, warm up, then one measured step per thread level."""
+        sweep, workload = self.workload.sweep, self.workload
+        target = run.server.sysbench_target()
+        if project_lua.is_project_test(workload.test):
+            self._check_plans(run)
+        if sweep.warmup_seconds:
+            argv = self.run_argv(run.sysbench, target, sweep.threads[0], sweep.warmup_seconds)
+            run.calls("warm up (not measured)", argv)
+        for index, threads in enumerate(sweep.threads):
+            if index and sweep.sleep_seconds:
+                time.sleep(sweep.sleep_seconds)
+            run.server.check_alive()
+            where = run.where(f"{threads} thr")
+            run.on_step(where, sweep.step_seconds)
+            argv = self.run_argv(run.sysbench, target, threads, sweep.step_seconds)
+            purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
+            step = self.measure_step(run, purpose, argv, threads)
+            run.document["steps"].append(step)
+            run.on_step_done(
+                f"{where}: {step['tps']:.0f} tps,"
+                f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
+            )
+
+    def _check_plans(self, run: RunContext) -> None:
+        """A covered/not-covered, PK/secondary test means nothing on another plan."""
+        target = run.server.sysbench_target()
+        argv = sysbench.command(run.sysbench, self.workload, target, "explain", {})
+        output = run.calls("check the query plan (EXPLAIN)", argv)
+        problems = project_lua.plan_problems(self.workload.test, output)
+        if problems:
+            raise WrongPlan(f"EXPLAIN: {problems[0]}")
+
+    def measure_step(self, run: RunContext, purpose: str, argv: list[str], threads: int) -> dict:
+        started_at = contract.utc_timestamp()
+        with measured_step(run.server, run.innodb_metrics) as measured:
+            output = run.calls(purpose, argv)
+            report = parse_run(output, threads)
+        return {
+            "threads": threads,
+            "duration_s": report.total_time_s,
+            "started_at": started_at,
+            "tps": report.tps,
+            **self.rows_per_s(report.events, report.total_time_s),
+            **self.step_extras(run, output, report),
+            "qps": report.qps(),
+            "latency_ms": report.latency_ms,
+            "events": report.events,
+            "errors": report.errors,
+            "reconnects": report.reconnects,
+            "series": report.series,
+            **measured.fields,
+            "per_op": measured.per_op(report.events, "transaction"),
+        }
+
+    def rows_per_s(self, events: int, seconds: float) -> dict[str, float]:
+        """A full scan's headline metric: each event reads one whole table."""
+        if self.workload.test != "scan" or not seconds:
+            return {}
+        return {"rows_per_s": round(events * self.workload.table_size / seconds, 1)}
+
+    def step_extras(self, run: RunContext, output: str, report: RunReport) -> dict[str, dict]:
+        """Fields of a step beside sysbench's totals; a plain sysbench test has none."""
+        return {}
+
+    def after_sweep(self, run: RunContext) -> str | None:
+        """Callaghan's post-write step, when the suite asks for it after this test."""
+        suite = self.workload.suite
+        if suite is not None and suite.post_write:
+            run.note(f"{run.document['variant']} / {self.workload.label}: post-write")
+            run.calls.commands += postwrite.post_write(  # after the sweep's, as they ran
+                run.server.connect,
+                products.binlog_reset_statement(run.server.release),
+                self.workload.tables,
+                self.workload.tables * self.workload.table_size,
+                run.server.client_command,
+            )
+        return None

@@ -1,0 +1,85 @@
+"""The TPC-C-like workload: a sysbench thread sweep over the project's Lua, with per-type
+statistics in each step, a consistency check right after the load (a failed one refuses the
+data) and one after the sweep (a failed one marks the run)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from harness.campaign.load import Workload
+from harness.errors import UserError
+from harness.servers.protocol import Server
+from harness.workloads.driver import RunContext
+from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import Target
+from harness.workloads.sysbench.dataset import (
+    DROP_EARLIER_LOAD,
+    Loaded,
+    SysbenchCalls,
+    create_schema,
+    measure_tables,
+)
+from harness.workloads.sysbench.driver import SysbenchDriver
+from harness.workloads.sysbench.output import RunReport
+from harness.workloads.tpcc import commands, output
+from harness.workloads.tpcc.options import TpccOptions, dataset_label, table_names
+
+
+class TpccDriver(SysbenchDriver):
+    def __init__(self, workload: Workload) -> None:
+        super().__init__(workload)
+        assert workload.tpcc is not None  # drivers.py picks this driver for test = "tpcc"
+        self.options: TpccOptions = workload.tpcc
+
+    def recorded_options(self) -> dict[str, str]:
+        return {**sysbench.ALWAYS, **self.options.sysbench_options()}
+
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+        return {**super().section(sysbench_version, client_cpus), "tpcc": self.options.describe()}
+
+    def dataset(self) -> str:
+        return dataset_label(self.options)
+
+    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
+        """Its check after a load also compares every table's rows with the population rules."""
+        started = time.monotonic()
+        create_schema(server)
+        binary, target = calls.binary, calls.target
+        calls(DROP_EARLIER_LOAD, self.cleanup_argv(binary, target))
+        note(f"loading {self.dataset()}")
+        calls("load the tables", commands.prepare_argv(binary, target, self.options))
+        server.check_alive()
+        check_argv = commands.check_argv(binary, target, self.options, True)
+        check = output.parse_check(
+            calls("check consistency after the load", check_argv), tables=self.options.tables
+        )
+        if not check["passed"]:
+            raise UserError(f"tpcc check after the load failed: {output.failed_summary(check)}")
+        rows, data_bytes = measure_tables(server, table_names(self.options))
+        return Loaded(rows, data_bytes, time.monotonic() - started, check)
+
+    def cleanup_argv(self, binary: str, target: Target) -> list[str]:
+        return commands.cleanup_argv(binary, target, self.options)
+
+    def run_argv(self, binary: str, target: Target, threads: int, seconds: int) -> list[str]:
+        return commands.run_argv(binary, target, self.options, threads, seconds)
+
+    def step_extras(self, run: RunContext, text: str, report: RunReport) -> dict[str, dict]:
+        """Per-type statistics beside sysbench's totals, and where the two disagree."""
+        stats = output.parse_stats(text, report.total_time_s, report.threads)
+        stats["totals_problems"] = output.totals_problems(stats, report.events, report.errors)
+        for problem in stats["totals_problems"]:
+            run.note(f"{run.document['id']}: {problem}")
+        return {"tpcc": stats}
+
+    def after_sweep(self, run: RunContext) -> str | None:
+        """A failed TPC-C condition means the run's numbers came from a broken database: the
+        run keeps its steps but is marked, with the conditions named."""
+        argv = commands.check_argv(run.sysbench, run.server.sysbench_target(), self.options)
+        text = run.calls("check consistency after the run", argv)
+        check = output.parse_check(text, tables=self.options.tables)
+        run.document["workload"]["tpcc"]["check_after_run"] = check
+        if not check["passed"]:
+            return f"tpcc check after the run failed: {output.failed_summary(check)}"
+        return None
