@@ -33,7 +33,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="session")
 def committed_runs() -> list:
     """The RunFiles of data/runs; the generator tests need real results to be committed."""
-    from generator._load import load_runs
+    from generator.hugo.load import load_runs
 
     run_files = load_runs([DATA_DIR])
     assert run_files, f"no run documents in {DATA_DIR / 'runs'}"

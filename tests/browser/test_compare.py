@@ -9,12 +9,12 @@ import pytest
 
 import contract
 import generator
-from generator import _stats
-from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
-from generator._compare_index import COMPARE_METRICS
-from generator._config import INSTANCE_GROUP, config_diff
-from generator._monitor import FAMILIES
-from generator._trust import kept_series
+from generator.analysis import stats as _stats
+from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS
+from generator.pages.compare_index import COMPARE_METRICS
+from generator.analysis.config_diff import INSTANCE_GROUP, config_diff
+from generator.pages.monitor import FAMILIES
+from generator.analysis.trust import kept_series
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,
@@ -128,7 +128,7 @@ def test_ratio_table_and_heatmap_equal_the_hand_computed_ratios(compare_site, pa
 
 def _python_cells(probe_runs: list[dict], metric: str) -> list[tuple[str, str | None]]:
     """Per thread level of tuned ÷ base: the verdict and the interval as the page prints them,
-    by generator/_stats.py from the two runs' kept per-second samples."""
+    by generator/analysis/stats.py from the two runs' kept per-second samples."""
     base, tuned = probe_runs
     value_of, higher_is_better, series = (
         getattr(COMPARE_METRICS[metric], field)

@@ -6,10 +6,10 @@ import statistics
 
 import pytest
 
-from generator import _stats
-from generator._campaign import summarize_campaigns
-from generator._compare import latest_by_variant, variant_order
-from generator._repeats import counted_runs
+from generator.analysis import stats as _stats
+from generator.pages.campaign import summarize_campaigns
+from generator.analysis.ratios import latest_by_variant, variant_order
+from generator.analysis.repeats import counted_runs
 
 
 @pytest.fixture(scope="module")

@@ -6,13 +6,13 @@ import json
 
 import pytest
 
-from generator import _stats
-from generator._compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
-from generator._config import INSTANCE_GROUP, config_diff, group_of, variable_of
-from generator._drift import DRIFT_FIELDS, environment_drift, field_values
-from generator._ibench import is_ibench
-from generator._inputs import hugo_inputs
-from generator._trust import kept_series
+from generator.analysis import stats as _stats
+from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
+from generator.analysis.config_diff import INSTANCE_GROUP, config_diff, group_of, variable_of
+from generator.analysis.drift import DRIFT_FIELDS, environment_drift, field_values
+from generator.pages.ibench import is_ibench
+from generator.hugo.build_tree import hugo_inputs
+from generator.analysis.trust import kept_series
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,

@@ -1,6 +1,6 @@
-"""Disclosure facts (generator/_disclosure.py) on hand-made runs."""
+"""Disclosure facts (generator/pages/disclosure.py) on hand-made runs."""
 
-from generator._disclosure import campaign_disclosure, non_defaults, run_disclosure
+from generator.pages.disclosure import campaign_disclosure, non_defaults, run_disclosure
 
 
 def run(run_id: str, variant: str, variables: dict, defaults: dict | None, mycnf: dict) -> dict:

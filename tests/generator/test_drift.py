@@ -1,6 +1,6 @@
-"""Environment drift between compared runs (generator/_drift.py)."""
+"""Environment drift between compared runs (generator/analysis/drift.py)."""
 
-from generator._drift import NOT_RECORDED, environment_drift
+from generator.analysis.drift import NOT_RECORDED, environment_drift
 
 
 def run(run_id: str, **host: str) -> dict:

@@ -1,4 +1,4 @@
-"""The Insert Benchmark report (generator/_ibench.py) on the committed ibench campaign: the step
+"""The Insert Benchmark report (generator/pages/ibench.py) on the committed ibench campaign: the step
 table, the per-step figures, and the campaign's absolute/relative tables with their greying."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import statistics
 
 import pytest
 
-from generator import _stats
-from generator._ibench import campaign_report, headline, is_ibench, run_figures, run_report
+from generator.analysis import stats as _stats
+from generator.pages.ibench import campaign_report, headline, is_ibench, run_figures, run_report
 
 
 @pytest.fixture(scope="module")

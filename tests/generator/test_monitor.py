@@ -5,7 +5,7 @@ import json
 import pytest
 
 import contract
-from generator._monitor import FAMILIES, monitor_figures, monitored_steps, step_averages
+from generator.pages.monitor import FAMILIES, monitor_figures, monitored_steps, step_averages
 
 
 @pytest.fixture(scope="module")

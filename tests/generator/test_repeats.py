@@ -9,13 +9,13 @@ import statistics
 
 import pytest
 
-from generator import _stats
-from generator._campaign import summarize_campaign
-from generator._figures import campaign_figures
-from generator._inputs import hugo_inputs
-from generator._load import RunFile
-from generator._memory import TIMES, memory_fit, size_text
-from generator._repeats import counted_runs
+from generator.analysis import stats as _stats
+from generator.pages.campaign import summarize_campaign
+from generator.figures.sweep import campaign_figures
+from generator.hugo.build_tree import hugo_inputs
+from generator.hugo.load import RunFile
+from generator.analysis.memory import TIMES, memory_fit, size_text
+from generator.analysis.repeats import counted_runs
 from tests.helpers.repeated_runs import as_repeat, two_variants, write_runs
 
 BASE_SCALES = (1.0, 1.02, 0.98)  # spread 4.1 %: within the noise band

@@ -1,10 +1,10 @@
-"""The guide's key tables (generator/_schema_doc.py) cover every key the schemas accept."""
+"""The guide's key tables (generator/pages/schema_doc.py) cover every key the schemas accept."""
 
 from __future__ import annotations
 
 import json
 
-from generator._schema_doc import SCHEMAS, schema_docs, schema_rows
+from generator.pages.schema_doc import SCHEMAS, schema_docs, schema_rows
 
 
 def test_every_campaign_key_is_described():

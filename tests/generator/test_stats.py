@@ -1,4 +1,4 @@
-"""The trust rules (generator/_stats.py) on series with known answers."""
+"""The trust rules (generator/analysis/stats.py) on series with known answers."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import statistics
 
 import pytest
 
-from generator import _stats
+from generator.analysis import stats as _stats
 
 
 def noisy(level: float, seconds: int, spread: float, seed: int) -> list[float]:

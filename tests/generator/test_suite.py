@@ -1,4 +1,4 @@
-"""The suite report (generator/_suite.py) on hand-made suite campaigns with known numbers
+"""The suite report (generator/pages/suite.py) on hand-made suite campaigns with known numbers
 (tests/helpers/suite_runs.py): grouping and order, values and ratios, ±5 % verdicts and markers,
 missing and zero cells, repeats, efficiency and Dimitri's peaks."""
 
@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator._campaign import summarize_campaign
-from generator._compare import VERDICT_MARKERS
-from generator._suite import GROUPS, SCAN_UNIT, suite_report
+from generator.pages.campaign import summarize_campaign
+from generator.analysis.ratios import VERDICT_MARKERS
+from generator.pages.suite import GROUPS, SCAN_UNIT, suite_report
 from tests.helpers.suite_runs import VARIANTS, callaghan_campaign, suite_run, template_run
 
 A, B = VARIANTS

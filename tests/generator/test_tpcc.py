@@ -1,9 +1,9 @@
-"""The campaign's TPC-C-like report (generator/_tpcc.py) on hand-made runs: every number it
+"""The campaign's TPC-C-like report (generator/pages/tpcc.py) on hand-made runs: every number it
 should produce is set here."""
 
 from __future__ import annotations
 
-from generator._tpcc import tpcc_report
+from generator.pages.tpcc import tpcc_report
 
 CAMPAIGN = "tpcc-probe-20260101-000000"
 

@@ -1,6 +1,6 @@
-"""Per-step trust facts of a run (generator/_trust.py) on hand-made steps."""
+"""Per-step trust facts of a run (generator/analysis/trust.py) on hand-made steps."""
 
-from generator._trust import run_trust
+from generator.analysis.trust import run_trust
 
 
 def run(tps: list[float], client: list[float], trim: int | None = None) -> dict:

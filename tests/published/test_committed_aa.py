@@ -4,7 +4,7 @@ with the interval its repeats give."""
 
 import pytest
 
-from generator._campaign import summarize_campaign
+from generator.pages.campaign import summarize_campaign
 
 COLOURED = {"better", "worse"}
 

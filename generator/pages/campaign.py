@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from generator._compare import METRICS, latest_by_variant, ratio_table, variant_order
-from generator._config import config_diff
-from generator._disclosure import campaign_disclosure
-from generator._drift import environment_drift
-from generator._ibench import campaign_report as ibench_report
-from generator._ibench import is_ibench
-from generator._memory import memory_fit
-from generator._repeats import counted_runs, group_by_cell, pass_list
-from generator._suite import suite_report
-from generator._tpcc import tpcc_report
-from generator._trust import run_trust
+from generator.analysis.config_diff import config_diff
+from generator.analysis.drift import environment_drift
+from generator.analysis.memory import memory_fit
+from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
+from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
+from generator.analysis.trust import run_trust
+from generator.pages.disclosure import campaign_disclosure
+from generator.pages.ibench import campaign_report as ibench_report
+from generator.pages.ibench import is_ibench
+from generator.pages.suite import suite_report
+from generator.pages.tpcc import tpcc_report
 
 
 def summarize_campaign(runs: list[dict], trust: dict[str, list[dict]] | None = None) -> dict:
     """Everything a campaign page shows, for the runs sharing one campaign.id; trust holds
-    each run's step trust (generator/_trust.py) by run id, computed here when not given."""
+    each run's step trust (generator/analysis/trust.py) by run id, computed here when not given."""
     if trust is None:
         trust = {run["id"]: run_trust(run) for run in runs}
     first = min(runs, key=lambda run: run["started_at"])

@@ -6,9 +6,10 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator._hugo import SITE_DIR, run_build, write_overlay
-from generator._inputs import hugo_inputs, sync_tree
-from generator._load import load_runs
+from generator.hugo import site_contract as site
+from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.command import SITE_DIR, run_build, write_overlay
+from generator.hugo.load import load_runs
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,7 @@ def generate(data_dirs: list[Path], build_dir: Path) -> tuple[int, int, Path]:
     build_dir = Path(build_dir)
     files = hugo_inputs(run_files)
     sync_tree(build_dir, files)
-    campaigns = sum(1 for rel in files if rel.startswith("data/campaigns/"))
+    campaigns = sum(1 for rel in files if rel.startswith(site.CAMPAIGNS_DATA + "/"))
     return len(run_files), campaigns, write_overlay(data_dirs, build_dir)
 
 

@@ -4,7 +4,7 @@ range with aggregation / writes and ordered as the suite runs them, a column per
 value with its ratio to the base variant; per-operation costs the same way; for Dimitri's set,
 the peak over thread levels.
 
-Pure functions over validated runs. Cells are _compare.stat_cell's, so repeat medians, the ±5 %
+Pure functions over validated runs. Cells are analysis.ratios.stat_cell's, so repeat medians, the ±5 %
 verdicts and the missing / n/a rules are those of every other campaign table.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from generator._compare import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
-from generator._repeats import counted_runs, group_by_cell, spread_by_threads
-from generator._trust import kept_series
+from generator.analysis.ratios import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
+from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
+from generator.analysis.trust import kept_series
 
 # Callaghan's report groups; the dict's order is the order of the report.
 GROUPS = {
@@ -77,7 +77,7 @@ def suite_tests(runs: list[dict]) -> list[dict]:
     """One entry per test (a campaign workload) in report order: group, then suite position.
 
     Each holds the suite's names for it, its throughput unit and, per variant, the runs its
-    numbers rest on (_repeats.counted_runs: the latest complete run of each repeat pass).
+    numbers rest on (analysis.repeats.counted_runs: the latest complete run of each repeat pass).
     """
     tests: dict[str, dict] = {}
     for (_, variant, workload), cell in group_by_cell(runs).items():

@@ -8,9 +8,9 @@ import sys
 import time
 from pathlib import Path
 
-from generator._build import generate
-from generator._errors import HugoError, InvalidData
-from generator._hugo import hugo_command, hugo_env
+from generator.hugo.build import generate
+from generator.hugo.command import hugo_command, hugo_env
+from generator.hugo.errors import HugoError, InvalidData
 
 POLL_SECONDS = 1.0
 BIND = "127.0.0.1"

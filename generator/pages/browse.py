@@ -1,7 +1,7 @@
 """The results index behind /browse/: one small record per run, filtered in the browser.
 
 Only what the filters and the list show: per-second series, variables and my.cnf stay in each
-run's run.json. The compare page keeps its own index (_compare_index.py); the two answer
+run's run.json. The compare page keeps its own index (pages/compare_index.py); the two answer
 different questions and change for different reasons.
 """
 

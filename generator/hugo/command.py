@@ -11,9 +11,9 @@ import subprocess
 import tomllib
 from pathlib import Path
 
-from generator._errors import HugoError
+from generator.hugo.errors import HugoError
 
-SITE_DIR = Path(__file__).resolve().parents[1] / "site"
+SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 # The two mount sources in site/hugo.toml that a build may redirect.
 DEFAULT_RUNS_SOURCE = "../data/runs"
 DEFAULT_BUILD_SOURCE = "../build"

@@ -4,26 +4,26 @@ of the runs their pages count, and the rules the page applies (ratio band, confi
 The page's JS fetches it once and computes ratios for whatever the reader picks, so the index
 carries the thresholds instead of the JS restating them. Per-second series and server variables
 stay in each run's run.json, fetched only for the runs on screen; what a ratio's interval needs
-of them (generator/_stats.py's log_summary of the kept seconds) and the t quantiles are here,
-and so is each run's environment (generator/_drift.py's fields), shared by the runs that had it.
+of them (generator/analysis/stats.py's log_summary of the kept seconds) and the t quantiles are here,
+and so is each run's environment (generator/analysis/drift.py's fields), shared by the runs that had it.
 """
 
 from __future__ import annotations
 
-from generator import _stats
-from generator._compare import (
+from generator.analysis import stats as _stats
+from generator.analysis.config_diff import CONFIG_RULES
+from generator.analysis.drift import DRIFT_FIELDS, field_values
+from generator.analysis.ratios import (
     METRICS,
     QPS_METRIC,
     RATIO_DECIMALS,
     VERDICT_MARKERS,
     variant_order,
 )
-from generator._config import CONFIG_RULES
-from generator._drift import DRIFT_FIELDS, field_values
-from generator._repeats import counted_runs, group_by_cell, repeat_index
-from generator._trust import kept_series
+from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index
+from generator.analysis.trust import kept_series
 
-# Metric name on the page -> its _compare.Metric.
+# Metric name on the page -> its analysis.ratios.Metric.
 COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["latency"]}
 # Each step is one array: threads, then the metrics in this order.
 STEP_FIELDS = ["threads", *COMPARE_METRICS]

@@ -8,8 +8,8 @@ builds what spans runs.
 
 from __future__ import annotations
 
-from generator._compare import ratio_table
-from generator._repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
+from generator.analysis.ratios import ratio_table
+from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
 REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<REPORT_NAME>/
 

@@ -12,9 +12,8 @@ import csv
 import io
 import json
 
-from generator._svg import axis_title, figure_svg
-
-FIGURES_PREFIX = "assets/figures/"
+from generator.figures.svg import axis_title, figure_svg
+from generator.hugo.site_contract import figure_download_stem, is_figure
 
 
 def _range_bounds(trace: dict) -> tuple[list | None, list | None]:
@@ -67,11 +66,11 @@ def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
     """CSV, data JSON and SVG for every figure among the generated files."""
     downloads = {}
     for rel, content in files.items():
-        if not (rel.startswith(FIGURES_PREFIX) and rel.endswith(".json")):
+        if not is_figure(rel):
             continue
         figure = json.loads(content)
         data = figure_data(figure)
-        stem = "static/" + rel.removeprefix(FIGURES_PREFIX).removesuffix(".json")
+        stem = figure_download_stem(rel)
         downloads[f"{stem}.csv"] = figure_csv(data).encode()
         downloads[f"{stem}.json"] = json.dumps(data, separators=(",", ":")).encode()
         downloads[f"{stem}.svg"] = figure_svg(figure).encode()

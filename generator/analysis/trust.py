@@ -1,5 +1,5 @@
 """What the statistics keep of each step of a run and whether to trust it, by the rules of
-generator/_stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict and
+generator/analysis/stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict and
 the client's CPU load. Written into data/runfacts for the run page; a comparison without
 repeats measures its noise on the same kept seconds (kept_series)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import statistics
 
-from generator import _stats
+from generator.analysis import stats as _stats
 
 
 def _trim(run: dict, step: dict) -> int:

@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple
 
-from generator import _stats
-from generator._repeats import spread, spread_by_threads
-from generator._trust import kept_series
+from generator.analysis import stats as _stats
+from generator.analysis.repeats import spread, spread_by_threads
+from generator.analysis.trust import kept_series
 
-# When a ratio is news (beyond ±5 % and outside the noise) is generator/_stats.py's rule.
+# When a ratio is news (beyond ±5 % and outside the noise) is generator/analysis/stats.py's rule.
 RATIO_DECIMALS = 2
 SPREAD_DECIMALS = 3  # a spread is shown in % with one decimal
 # What a cell reports for a thread level (or test) a variant did not reach.
@@ -87,7 +87,7 @@ def ratio_state(value: float | None, ratio: float | None) -> str:
 
 
 def ratio_interval(stats: dict, base: dict, ratio: float) -> dict | None:
-    """The 95 % interval of a cell's ratio (generator/_stats.py) around its unrounded value:
+    """The 95 % interval of a cell's ratio (generator/analysis/stats.py) around its unrounded value:
     from the repeats when both sides have two or more, else from the kept per-second samples
     when both have them."""
     if stats["repeats"] >= 2 and base["repeats"] >= 2:
@@ -99,9 +99,9 @@ def ratio_interval(stats: dict, base: dict, ratio: float) -> dict | None:
 
 def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bool) -> dict:
     """One variant's cell: the median of its counted runs with their range and spread (stats
-    from _repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
+    from repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
     base's (base: the base variant's stats; None or stats itself for the base's own cell), its
-    interval and the verdict by generator/_stats.py's rule."""
+    interval and the verdict by generator/analysis/stats.py's rule."""
     value = stats["median"]
     is_base = base is None or base is stats
     base_median = stats["median"] if is_base else base["median"]
@@ -129,7 +129,7 @@ def stat_cell(variant: str, stats: dict, base: dict | None, higher_is_better: bo
 
 def ratio_table(counted: dict[str, list[dict]], variants: list[str], metric: str) -> dict:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
-    _repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
+    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
     label, unit, value_of, higher_is_better, series = METRICS[metric]
 
     def seconds_of(run: dict, step: dict) -> list[float]:

@@ -5,9 +5,9 @@ warm-up cut and the steps that failed the steady-state or client-load tests."""
 
 from __future__ import annotations
 
-from generator import _stats
-from generator._compare import latest_by_variant
-from generator._memory import memory_fit
+from generator.analysis import stats as _stats
+from generator.analysis.memory import memory_fit
+from generator.analysis.ratios import latest_by_variant
 
 
 def non_defaults(run: dict) -> list[dict] | None:
@@ -39,7 +39,7 @@ def _flagged(trust: list[dict]) -> dict:
 
 
 def run_disclosure(run: dict, trust: list[dict]) -> dict:
-    """trust: the run's step trust (generator/_trust.py)."""
+    """trust: the run's step trust (generator/analysis/trust.py)."""
     return {
         "non_defaults": non_defaults(run),
         "memory": memory_fit(run),

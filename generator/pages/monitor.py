@@ -1,16 +1,12 @@
-"""The per-second monitoring of a run (step.monitor) as one time line per metric family.
-
-Steps are laid end to end on one time axis, each labelled with its thread count, the way
-Dimitri Kravtchuk's dim_STAT graphs line server metrics up with the load levels.
+"""The per-second monitoring of a run (step.monitor) grouped into metric families: the families
+themselves (also shipped to the page's drill-down) and the per-step means under each chart.
+The charts are generator/figures/monitor.py's.
 """
 
 from __future__ import annotations
 
-from datetime import datetime
-
-import plotly.graph_objects as go
-
 import contract
+from generator.hugo.site_contract import monitor_figure
 
 # family -> (title, y-axis unit, metrics in the order they are drawn)
 FAMILIES: dict[str, tuple[str, str, list[str]]] = {
@@ -38,7 +34,7 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
 SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
 
 
-def _families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
+def families(steps: list[dict]) -> dict[str, tuple[str, str, list[str]]]:
     """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
     sampled = {
         name
@@ -62,10 +58,6 @@ def family_rules() -> dict:
     }
 
 
-def _seconds(timestamp: str) -> float:
-    return datetime.fromisoformat(timestamp).timestamp()
-
-
 def step_label(step: dict) -> str:
     """A thread level (sysbench) or an Insert Benchmark step's name."""
     return f"{step['threads']} thr" if "threads" in step else step["step"]
@@ -75,50 +67,11 @@ def monitored_steps(run: dict) -> list[dict]:
     return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
 
 
-def monitor_figures(run: dict) -> dict[str, go.Figure]:
-    """monitor-<family> figures; empty when the run has no per-second samples."""
-    steps = monitored_steps(run)
-    if not steps:
-        return {}
-    origin = _seconds(steps[0]["started_at"])
-    starts = [_seconds(step["started_at"]) - origin for step in steps]
-    figures = {}
-    for family, (_, unit, metrics) in _families(steps).items():
-        traces = []
-        for metric in metrics:
-            x: list[float | None] = []
-            y: list[float | None] = []
-            for start, step in zip(starts, steps, strict=True):
-                series = step["monitor"]["series"]
-                if metric not in series:
-                    continue
-                x += [round(start + t, 1) for t in series["t"]] + [None]  # None breaks the line
-                y += [*series[metric], None]
-            if x:
-                traces.append(go.Scatter(name=metric, x=x, y=y, mode="lines"))
-        if not traces:
-            continue
-        figures[f"monitor-{family}"] = go.Figure(
-            data=traces,
-            layout={
-                "template": "none",
-                "xaxis": {"title": {"text": "seconds since the first step"}},
-                "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
-                "annotations": [
-                    {"x": start, "y": 1, "yref": "paper", "text": step_label(step),
-                     "showarrow": False, "xanchor": "left", "yanchor": "bottom"}
-                    for start, step in zip(starts, steps, strict=True)
-                ],
-            },
-        )  # fmt: skip
-    return figures
-
-
 def step_averages(run: dict) -> dict:
     """Per family, the mean of each metric over each step: the data table under each chart."""
     steps = monitored_steps(run)
     tables = {}
-    for family, (title, unit, metrics) in _families(steps).items():
+    for family, (title, unit, metrics) in families(steps).items():
         present = [m for m in metrics if any(m in s["monitor"]["series"] for s in steps)]
         if not present:
             continue
@@ -130,7 +83,7 @@ def step_averages(run: dict) -> dict:
                 for m in present
             ]
             rows.append({"step": step_label(step), "values": values})
-        tables[f"monitor-{family}"] = {
+        tables[monitor_figure(family)] = {
             "title": title,
             "unit": unit,
             "metrics": present,

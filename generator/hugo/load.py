@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import contract
-from generator._errors import InvalidData
+from generator.hugo.errors import InvalidData
 
 
 class RunFile(NamedTuple):

@@ -1,7 +1,7 @@
-"""The Insert Benchmark report (workloads.md W6) in Mark Callaghan's form, for run pages and
-campaign pages: one row per step (inserts/s, deletes/s, queries/s, cpu/op, rKB/op, wKB/op, max
-response time, database size), the achieved background rate of the q steps against its target,
-per-second charts and response-time histograms per step.
+"""The Insert Benchmark report in Mark Callaghan's form, for run pages and campaign pages: one
+row per step (inserts/s, deletes/s, queries/s, cpu/op, rKB/op, wKB/op, max response time,
+database size), the achieved background rate of the q steps against its target, and what the
+per-step charts (generator/figures/ibench.py) need beside them.
 
 A q step whose background insert rate fell below 95 % of its target did not measure what it
 claims to: its cells are marked `sustained: false` and the templates grey them.
@@ -9,11 +9,10 @@ claims to: its cells are marked `sustained: false` and the templates grey them.
 
 from __future__ import annotations
 
-import plotly.graph_objects as go
-
-from generator import _stats
-from generator._compare import stat_cell, variant_order
-from generator._repeats import counted_runs, group_by_cell, pass_list, spread
+from generator.analysis import stats as _stats
+from generator.analysis.ratios import stat_cell, variant_order
+from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
+from generator.hugo.site_contract import step_slug
 
 TOOL = "ibench"
 ROLES = ("insert", "delete", "query")
@@ -27,11 +26,6 @@ BUCKET_LABELS = {256: "≤256 µs", 1000: "≤1 ms", 4000: "≤4 ms", 16000: "�
 
 def is_ibench(run: dict) -> bool:
     return run["workload"]["tool"] == TOOL
-
-
-def figure_slug(step_name: str) -> str:
-    """l.i0 -> l-i0: a step name as part of a figure's file name."""
-    return step_name.replace(".", "-")
 
 
 def headline(step: dict) -> tuple[float | None, str]:
@@ -130,7 +124,7 @@ def run_report(run: dict) -> dict:
         "steps": [
             {
                 "step": step["step"],
-                "slug": figure_slug(step["step"]),
+                "slug": step_slug(step["step"]),
                 "rate_percentiles": step.get("rate_percentiles", {}),
                 "buckets": bucket_labels(step),
                 "histograms": histogram_rows(step),
@@ -139,56 +133,6 @@ def run_report(run: dict) -> dict:
             if step.get("series", {}).get("t")
         ],
     }
-
-
-def run_figures(run: dict) -> dict[str, go.Figure]:
-    """Per measured step: per-second rates over the max response time of each second
-    (ibench-<step>), and the response-time histogram per role (ibench-hist-<step>)."""
-    figures = {}
-    for step in run["steps"]:
-        series = step.get("series", {})
-        if step["kind"] == "flush" or not series.get("t"):
-            continue
-        slug = figure_slug(step["step"])
-        traces = []
-        for role in ROLES:
-            if any(series[RATES[role]]):
-                traces.append(go.Scatter(name=RATES[role].replace("_per_s", "/s"), x=series["t"],
-                                         y=series[RATES[role]], mode="lines"))  # fmt: skip
-        for role in ROLES:
-            if any(series[f"max_{role}_us"]):
-                worst_ms = [round(us / 1000, 3) for us in series[f"max_{role}_us"]]
-                traces.append(go.Scatter(name=f"max {role} ms", x=series["t"], y=worst_ms,
-                                         mode="lines", yaxis="y2", line={"dash": "dot"}))  # fmt: skip
-        figures[f"ibench-{slug}"] = go.Figure(
-            data=traces,
-            layout={
-                "template": "none",
-                # Ticks and title under the lower panel: both panels share this x axis.
-                "xaxis": {"title": {"text": f"seconds into {step['step']}"}, "anchor": "y2"},
-                "yaxis": {"title": {"text": "per second"}, "rangemode": "tozero",
-                          "domain": [0.4, 1]},
-                "yaxis2": {"title": {"text": "max ms"}, "rangemode": "tozero",
-                           "domain": [0, 0.3], "anchor": "x"},
-            },
-        )  # fmt: skip
-        labels = bucket_labels(step)
-        bars = [
-            go.Bar(name=row["role"], x=labels,
-                   y=[round(100 * c / row["calls"], 2) for c in row["counts"]])
-            for row in histogram_rows(step)
-        ]  # fmt: skip
-        if bars:
-            figures[f"ibench-hist-{slug}"] = go.Figure(
-                data=bars,
-                layout={
-                    "template": "none",
-                    "barmode": "group",
-                    "xaxis": {"title": {"text": "response time"}},
-                    "yaxis": {"title": {"text": "% of statements"}, "rangemode": "tozero"},
-                },
-            )
-    return figures
 
 
 def _step_names(runs: list[dict]) -> list[str]:
@@ -207,7 +151,7 @@ HEADLINE_SERIES = {"query": "queries_per_s", "load": "inserts_per_s", "write": "
 
 def headline_stats(found: list[dict]) -> dict:
     """spread() of the steps' headline values, with their kept per-second samples pooled (the
-    noise of a comparison without repeats, generator/_stats.py)."""
+    noise of a comparison without repeats, generator/analysis/stats.py)."""
     stats = spread([value for value, _ in map(headline, found) if value is not None])
     samples = [
         sample
@@ -239,7 +183,7 @@ def _cell(variant: str, found: list[dict], base: dict | None) -> dict:
 def campaign_report(runs: list[dict]) -> dict | None:
     """Callaghan's summary of the campaign's ibench workloads: per workload one row per variant
     and one cell per step (median of the counted runs, ratio to the base variant by
-    generator/_compare.py's rule, unsustained flag, background target and achieved rate), and
+    generator/analysis/ratios.py's rule, unsustained flag, background target and achieved rate), and
     each variant's step table. None when the campaign ran no ibench workload."""
     ours = [run for run in runs if is_ibench(run)]
     if not ours:

@@ -61,7 +61,7 @@ def _repeat_range(cells: list[dict]) -> dict:
 
 
 def _trust_marks(line: dict, trust: list[dict]) -> dict:
-    """Unstable steps (generator/_stats.py) drawn as crosses with the reason on hover, so a
+    """Unstable steps (generator/analysis/stats.py) drawn as crosses with the reason on hover, so a
     chart does not present a drifting step as a clean point."""
     unstable = [entry["steady"] is False for entry in trust]
     if any(unstable):
@@ -72,7 +72,7 @@ def _trust_marks(line: dict, trust: list[dict]) -> dict:
 
 def run_figures(run: dict, trust: list[dict] | None = None) -> dict[str, go.Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
-    generator/_trust.py entries) marks unstable steps on the TPS curve."""
+    generator/analysis/trust.py entries) marks unstable steps on the TPS curve."""
     steps = run["steps"]
     threads = [step["threads"] for step in steps]
     tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])

@@ -10,7 +10,7 @@ from pathlib import Path
 from contract._validate import SCHEMA_PATH as RUN_SCHEMA_PATH
 
 # The harness owns the campaign schema; the guide only documents it.
-CAMPAIGN_SCHEMA_PATH = Path(__file__).resolve().parents[1] / "harness" / "campaign.schema.json"
+CAMPAIGN_SCHEMA_PATH = Path(__file__).resolve().parents[2] / "harness" / "campaign.schema.json"
 SCHEMAS = {"campaign": CAMPAIGN_SCHEMA_PATH, "run": RUN_SCHEMA_PATH}
 BRANCHES = ("allOf", "anyOf", "oneOf", "then", "else")  # where else a key can be declared
 LONG_ENUM = 4  # beyond this many values, the type column says "string" and the values go below

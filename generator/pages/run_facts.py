@@ -1,0 +1,20 @@
+"""The facts a run page states beside its numbers (data/runfacts/<run>.json): buffer pool fit,
+the runs of its campaign cell (repeat passes and re-runs), each step's trust and the
+disclosure box."""
+
+from __future__ import annotations
+
+from generator.analysis.memory import memory_fit
+from generator.analysis.repeats import pass_list
+from generator.pages.disclosure import run_disclosure
+
+
+def run_facts(run: dict, cell: list[dict], trust: list[dict]) -> dict:
+    """cell: every run of the run's campaign cell (analysis.repeats.group_by_cell); trust: the
+    run's step trust (analysis.trust.run_trust)."""
+    return {
+        "memory": memory_fit(run),
+        "passes": pass_list(cell),
+        "trust": trust,
+        "disclosure": run_disclosure(run, trust),
+    }
