@@ -10,11 +10,11 @@ import pytest
 import contract
 import generator
 from generator.analysis import stats as _stats
-from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS
-from generator.pages.compare_index import COMPARE_METRICS
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff
-from generator.pages.monitor import FAMILIES
+from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS
 from generator.analysis.trust import kept_series
+from generator.pages.compare_index import COMPARE_METRICS
+from generator.pages.monitor import FAMILIES
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,

@@ -13,8 +13,8 @@ import pytest
 
 import generator
 from generator.analysis import stats as _stats
-from generator.hugo.command import hugo_binary
 from generator.analysis.memory import TIMES
+from generator.hugo.command import hugo_binary
 from tests.helpers.paths import REPO
 from tests.helpers.repeated_runs import as_repeat, two_variants, write_runs
 from tests.helpers.site_build import build_with_article, data_of, one_run_data

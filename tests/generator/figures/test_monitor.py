@@ -5,7 +5,8 @@ import json
 import pytest
 
 import contract
-from generator.pages.monitor import FAMILIES, monitor_figures, monitored_steps, step_averages
+from generator.figures.monitor import monitor_figures
+from generator.pages.monitor import FAMILIES, monitored_steps, step_averages
 
 
 @pytest.fixture(scope="module")

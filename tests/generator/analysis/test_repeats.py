@@ -10,12 +10,12 @@ import statistics
 import pytest
 
 from generator.analysis import stats as _stats
-from generator.pages.campaign import summarize_campaign
+from generator.analysis.memory import TIMES, memory_fit, size_text
+from generator.analysis.repeats import counted_runs
 from generator.figures.sweep import campaign_figures
 from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.load import RunFile
-from generator.analysis.memory import TIMES, memory_fit, size_text
-from generator.analysis.repeats import counted_runs
+from generator.pages.campaign import summarize_campaign
 from tests.helpers.repeated_runs import as_repeat, two_variants, write_runs
 
 BASE_SCALES = (1.0, 1.02, 0.98)  # spread 4.1 %: within the noise band

@@ -7,12 +7,12 @@ import json
 import pytest
 
 from generator.analysis import stats as _stats
-from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator.analysis.drift import DRIFT_FIELDS, environment_drift, field_values
-from generator.pages.ibench import is_ibench
-from generator.hugo.build_tree import hugo_inputs
 from generator.analysis.trust import kept_series
+from generator.hugo.build_tree import hugo_inputs
+from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
+from generator.pages.ibench import is_ibench
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import tomllib
 
-from generator.hugo.command import SITE_DIR, overlay_mounts
 from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.command import SITE_DIR, overlay_mounts
 from tests.helpers.paths import REPO
 
 

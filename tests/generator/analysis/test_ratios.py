@@ -7,9 +7,9 @@ import statistics
 import pytest
 
 from generator.analysis import stats as _stats
-from generator.pages.campaign import summarize_campaigns
 from generator.analysis.ratios import latest_by_variant, variant_order
 from generator.analysis.repeats import counted_runs
+from generator.pages.campaign import summarize_campaigns
 
 
 @pytest.fixture(scope="module")

@@ -10,7 +10,8 @@ import statistics
 import pytest
 
 from generator.analysis import stats as _stats
-from generator.pages.ibench import campaign_report, headline, is_ibench, run_figures, run_report
+from generator.figures.ibench import ibench_figures
+from generator.pages.ibench import campaign_report, headline, is_ibench, run_report
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +33,7 @@ def test_run_report_has_a_row_per_step_and_figures_per_measured_step(ibench_runs
     assert [row["step"] for row in report["background"]] == [
         step["step"] for step in run["steps"] if step["kind"] == "query"
     ]
-    figures = {name: json.loads(fig.to_json()) for name, fig in run_figures(run).items()}
+    figures = {name: json.loads(fig.to_json()) for name, fig in ibench_figures(run).items()}
     for step in report["steps"]:
         rates = figures[f"ibench-{step['slug']}"]["data"]
         assert rates and all(len(trace["x"]) == len(trace["y"]) for trace in rates)

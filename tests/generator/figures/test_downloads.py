@@ -15,11 +15,11 @@ import pytest
 
 from contract._fast_keywords import FastValidator
 from contract._validate import SCHEMA_PATH
-from generator.pages.browse import variant_options
 from generator.figures.downloads import figure_csv, figure_data, figure_downloads
-from generator.hugo.build_tree import hugo_inputs
-from generator.pages.run_tables import per_second_tps, status_per_event, table_number
 from generator.figures.svg import figure_svg, nice_ticks
+from generator.hugo.build_tree import hugo_inputs
+from generator.pages.browse import variant_options
+from generator.pages.run_tables import per_second_tps, status_per_event, table_number
 
 SVG = "{http://www.w3.org/2000/svg}"
 RANGED = {

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from generator.pages.campaign import summarize_campaign
 from generator.analysis.ratios import VERDICT_MARKERS
+from generator.pages.campaign import summarize_campaign
 from generator.pages.suite import GROUPS, SCAN_UNIT, suite_report
 from tests.helpers.suite_runs import VARIANTS, callaghan_campaign, suite_run, template_run
 

@@ -7,10 +7,10 @@ import re
 
 import plotly.offline
 
-from generator.pages.campaign import summarize_campaigns
+from generator.analysis.trust import run_trust
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo.build_tree import hugo_inputs
-from generator.analysis.trust import run_trust
+from generator.pages.campaign import summarize_campaigns
 from tests.helpers.paths import REPO
 
 
