@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from generator.hugo.site_contract import campaign_figure_id
+
 
 def _threads_axis(threads: list[int]) -> dict:
     # A log2 axis spaces 1, 2, 4 ... 1024 evenly; explicit ticks stop Plotly's "2, 5" minor labels.
@@ -133,5 +135,5 @@ def campaign_figures(workload_summary: dict) -> dict[str, go.Figure]:
         figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.
         figure.update_layout(hovermode="closest")
-        figures[metric] = figure
+        figures[campaign_figure_id(metric)] = figure
     return figures

@@ -80,6 +80,11 @@ def campaign_figure(campaign_id: str, workload: str, figure: str) -> str:
     return f"{FIGURES_DIR}/campaigns/{campaign_id}/{workload}/{figure}.json"
 
 
+def campaign_figure_id(metric: str) -> str:
+    """The overlay figure id that draws a metric of the campaign's ratio tables."""
+    return next(fig for fig, drawn in CAMPAIGN_FIGURE_METRICS.items() if drawn == metric)
+
+
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"

@@ -24,7 +24,7 @@ from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index
 from generator.analysis.trust import kept_series
 
 # Metric name on the page -> its analysis.ratios.Metric.
-COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["latency"]}
+COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["p95"]}
 # Each step is one array: threads, then the metrics in this order.
 STEP_FIELDS = ["threads", *COMPARE_METRICS]
 VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms

@@ -8,7 +8,7 @@ builds what spans runs.
 
 from __future__ import annotations
 
-from generator.analysis.ratios import ratio_table
+from generator.analysis.ratios import METRICS, ratio_table
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
 REPORT_NAME = "tpcc-shapes"  # its figures live under figures/campaigns/<id>/<REPORT_NAME>/
@@ -81,5 +81,5 @@ def tpcc_report(runs: list[dict]) -> dict | None:
         "lines": lines,
         "cells": cells_out,
         "all_checks_passed": all(line["checks"]["passed"] for line in lines),
-        "metrics": {metric: ratio_table(counted, names, metric) for metric in ("tps", "latency")},
+        "metrics": {metric: ratio_table(counted, names, metric) for metric in METRICS},
     }

@@ -77,7 +77,7 @@ def test_cells_show_the_median_range_count_and_spread_of_complete_repeats(pair, 
         assert cell["ratio"] == round(
             statistics.median(other_tps) / statistics.median(base_tps), 2
         )
-        latency = _cell(summary, "latency", threads, other["variant"])
+        latency = _cell(summary, "p95", threads, other["variant"])
         assert latency["value"] == statistics.median(
             round(other_step["latency_ms"]["p95"] / scale, 3) for scale in OTHER_SCALES
         )
