@@ -32,7 +32,7 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def committed_runs() -> list:
-    """The RunFiles of data/runs; the generator tests need real results to be committed."""
+    """The RunFiles of data/runs, for tests about the committed data (the generator's unit tests use tests/fixtures/runs)."""
     from generator.hugo.load import load_runs
 
     run_files = load_runs([DATA_DIR])

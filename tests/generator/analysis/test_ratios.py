@@ -1,4 +1,4 @@
-"""Ratio tables and config diffs of the committed campaigns, checked against the raw runs."""
+"""Ratio tables and config diffs of the fixture campaigns, checked against the raw runs."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from generator.pages.campaign import summarize_campaigns
 
 
 @pytest.fixture(scope="module")
-def runs(committed_runs) -> list[dict]:
-    return [run for _, run in committed_runs]
+def runs(fixture_runs) -> list[dict]:
+    return [run for _, run in fixture_runs]
 
 
 def _tps_of(runs, campaign_id, workload, variant) -> dict[int, float]:

@@ -1,5 +1,5 @@
 """Repeats of a campaign: which runs count, medians, ranges, spread and intervals; the
-buffer pool fit. Runs are committed ones copied as passes with scaled TPS (tests/repeated_runs)."""
+buffer pool fit. Runs are fixture runs copied as passes with scaled TPS (tests/repeated_runs)."""
 
 from __future__ import annotations
 
@@ -23,8 +23,8 @@ OTHER_SCALES = (1.0, 1.10, 0.97)  # spread 13.4 %: noisy
 
 
 @pytest.fixture(scope="module")
-def pair(committed_runs) -> tuple[dict, dict]:
-    return two_variants([run for _, run in committed_runs])
+def pair(fixture_runs) -> tuple[dict, dict]:
+    return two_variants([run for _, run in fixture_runs])
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +90,8 @@ def test_cells_show_the_median_range_count_and_spread_of_complete_repeats(pair, 
     ]
 
 
-def test_single_pass_cells_have_no_spread(committed_runs):
-    runs = [run for _, run in committed_runs]
+def test_single_pass_cells_have_no_spread(fixture_runs):
+    runs = [run for _, run in fixture_runs]
     single_pass = next(run["campaign"]["id"] for run in runs if "repeat" not in run)
     summary = summarize_campaign([run for run in runs if run["campaign"]["id"] == single_pass])
     for workload in summary["workloads"]:

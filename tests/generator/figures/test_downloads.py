@@ -1,5 +1,5 @@
 """The files behind each figure (CSV, data JSON, SVG), the browse index, the run tables and
-the fast schema validator: pure functions on hand-made figures and on the committed runs."""
+the fast schema validator: pure functions on hand-made figures and on the fixture runs."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ RANGED = {
 
 
 @pytest.fixture(scope="module")
-def generated(committed_runs) -> dict[str, bytes]:
-    return hugo_inputs(committed_runs)
+def generated(fixture_runs) -> dict[str, bytes]:
+    return hugo_inputs(fixture_runs)
 
 
 def test_every_generated_figure_passes_plotly_s_validation(generated):
@@ -95,11 +95,11 @@ def test_nice_ticks_are_round_and_cover_the_range():
     assert nice_ticks(0, 0) == [0]
 
 
-def test_variant_options_are_those_that_differ_within_a_campaign(committed_runs):
-    runs = [doc for _, doc in committed_runs]
+def test_variant_options_are_those_that_differ_within_a_campaign(fixture_runs):
+    runs = [doc for _, doc in fixture_runs]
     options = variant_options(runs)
-    sync1 = next(r for r in runs if r["id"].endswith("binlog-sync1.point-select"))
-    off = next(r for r in runs if r["id"].endswith("binlog-off.point-select"))
+    sync1 = next(r for r in runs if r["id"].endswith(".sync-1.oltp-rw.p1"))
+    off = next(r for r in runs if r["id"].endswith(".binlog-off.oltp-rw.p1"))
     assert "sync_binlog=1" in options[sync1["id"]]
     assert not any(o.startswith("sync_binlog=") for o in options[off["id"]])
     shared = sync1["server"]["my_cnf_options"]["innodb_buffer_pool_size"]
@@ -110,12 +110,12 @@ def _errors(validator: jsonschema.Validator, doc: dict) -> list[tuple[list, str]
     return sorted((list(e.absolute_path), e.message) for e in validator.iter_errors(doc))
 
 
-def test_the_fast_validator_reports_what_jsonschema_reports(committed_runs):
+def test_the_fast_validator_reports_what_jsonschema_reports(fixture_runs):
     schema = json.loads(SCHEMA_PATH.read_text())
     checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
     stock = jsonschema.Draft202012Validator(schema, format_checker=checker)
     fast = FastValidator(schema, format_checker=checker)
-    run = next(doc for _, doc in committed_runs if len(doc["steps"]) > 1)
+    run = next(doc for _, doc in fixture_runs if len(doc["steps"]) > 1)
     assert _errors(fast, run) == [] == _errors(stock, run)
     broken = copy.deepcopy(run)
     broken["steps"][0]["series"]["tps"][2] = "x"
@@ -131,12 +131,10 @@ def test_the_fast_validator_reports_what_jsonschema_reports(committed_runs):
     assert len(found) == 7
 
 
-def test_status_counters_per_transaction_are_printed_like_table_numbers(committed_runs):
+def test_status_counters_per_transaction_are_printed_like_table_numbers(fixture_runs):
     assert [table_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,234.50", "3", "0.46", "—"]
     run = next(
-        doc
-        for _, doc in committed_runs
-        if doc["steps"] and "server_status_delta" in doc["steps"][0]
+        doc for _, doc in fixture_runs if doc["steps"] and "server_status_delta" in doc["steps"][0]
     )
     table = status_per_event(run)
     assert table["threads"] == [step["threads"] for step in run["steps"]]
@@ -149,8 +147,8 @@ def test_status_counters_per_transaction_are_printed_like_table_numbers(committe
     )
 
 
-def test_per_second_tps_has_a_row_per_second_of_the_longest_step(committed_runs):
-    run = next(doc for _, doc in committed_runs if len(doc["steps"]) > 1)
+def test_per_second_tps_has_a_row_per_second_of_the_longest_step(fixture_runs):
+    run = next(doc for _, doc in fixture_runs if len(doc["steps"]) > 1)
     table = per_second_tps(run)
     longest = max(len(step["series"]["tps"]) for step in run["steps"])
     assert len(table["rows"]) == longest

@@ -1,4 +1,4 @@
-"""Monitoring time lines and their data tables, from committed runs that carry step.monitor."""
+"""Monitoring time lines and their data tables, from fixture runs that carry step.monitor."""
 
 import json
 
@@ -10,8 +10,8 @@ from generator.pages.monitor import FAMILIES, monitored_steps, step_averages
 
 
 @pytest.fixture(scope="module")
-def monitored_run(committed_runs) -> dict:
-    """A committed run with per-second monitoring but no sampled INNODB_METRICS, whose own
+def monitored_run(fixture_runs) -> dict:
+    """A fixture run with per-second monitoring but no sampled INNODB_METRICS, whose own
     family the last test adds."""
 
     def samples_innodb_metrics(run: dict) -> bool:
@@ -23,10 +23,10 @@ def monitored_run(committed_runs) -> dict:
 
     runs = [
         run_file.doc
-        for run_file in committed_runs
+        for run_file in fixture_runs
         if monitored_steps(run_file.doc) and not samples_innodb_metrics(run_file.doc)
     ]
-    assert runs, "no committed run has per-second monitoring"
+    assert runs, "no fixture run has per-second monitoring"
     return runs[0]
 
 
@@ -55,10 +55,10 @@ def test_step_averages_are_the_means_of_the_samples(monitored_run):
         assert row["values"][column] == round(sum(samples) / len(samples), 2)
 
 
-def test_runs_without_monitoring_get_no_monitor_figures(committed_runs):
+def test_runs_without_monitoring_get_no_monitor_figures(fixture_runs):
     bare = {
-        **committed_runs[0].doc,
-        "steps": [{**s, "monitor": None} for s in committed_runs[0].doc["steps"]],
+        **fixture_runs[0].doc,
+        "steps": [{**s, "monitor": None} for s in fixture_runs[0].doc["steps"]],
     }
     assert monitor_figures(bare) == {} and step_averages(bare) == {}
 

@@ -1,4 +1,4 @@
-"""Figures and generated Hugo inputs, computed from the committed runs in data/runs."""
+"""Figures and generated Hugo inputs, computed from the fixture runs (tests/fixtures/runs)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from generator.pages.campaign import summarize_campaigns
 from tests.helpers.paths import REPO
 
 
-def test_run_figures_plot_each_step(committed_runs):
-    for _, run in committed_runs:
+def test_run_figures_plot_each_step(fixture_runs):
+    for _, run in fixture_runs:
         if not run["steps"] or run["workload"]["tool"] == "ibench":  # test_generator_ibench.py
             continue
         threads = [step["threads"] for step in run["steps"]]
@@ -30,9 +30,9 @@ def test_run_figures_plot_each_step(committed_runs):
         assert [trace["y"] for trace in series] == [s["series"]["tps"] for s in run["steps"]]
 
 
-def test_unstable_steps_are_crosses_on_the_tps_curve(committed_runs):
+def test_unstable_steps_are_crosses_on_the_tps_curve(fixture_runs):
     marked = 0
-    for _, run in committed_runs:
+    for _, run in fixture_runs:
         if not run["steps"] or run["workload"]["tool"] == "ibench":
             continue
         trust = run_trust(run)
@@ -43,19 +43,19 @@ def test_unstable_steps_are_crosses_on_the_tps_curve(committed_runs):
             marked += 1
         else:
             assert "marker" not in line
-    assert marked  # the committed data has unstable steps (a shared 2-core VM)
+    assert marked  # the fixture runs have unstable steps (measured on a shared 2-core VM)
 
 
-def test_campaign_figures_have_a_line_per_variant(committed_runs):
-    for summary in summarize_campaigns([run for _, run in committed_runs]):
+def test_campaign_figures_have_a_line_per_variant(fixture_runs):
+    for summary in summarize_campaigns([run for _, run in fixture_runs]):
         for workload in summary["workloads"]:
             figure = json.loads(campaign_figures(workload)["tps"].to_json())
             assert [trace["name"] for trace in figure["data"]] == workload["variants"]
 
 
-def test_figure_json_is_small_plain_and_deterministic(committed_runs):
-    first = hugo_inputs(committed_runs)
-    second = hugo_inputs(committed_runs)
+def test_figure_json_is_small_plain_and_deterministic(fixture_runs):
+    first = hugo_inputs(fixture_runs)
+    second = hugo_inputs(fixture_runs)
     assert first == second
     figures = {rel: content for rel, content in first.items() if rel.startswith("assets/figures/")}
     assert figures
@@ -66,9 +66,9 @@ def test_figure_json_is_small_plain_and_deterministic(committed_runs):
         assert "colorway" not in text, rel
 
 
-def test_generated_downloads_are_the_run_files(committed_runs):
-    files = hugo_inputs(committed_runs)
-    for path, run in committed_runs:
+def test_generated_downloads_are_the_run_files(fixture_runs):
+    files = hugo_inputs(fixture_runs)
+    for path, run in fixture_runs:
         assert files[f"static/runs/{run['id']}/run.json"] == path.read_bytes()
         assert files[f"static/runs/{run['id']}/my.cnf"].decode() == run["server"]["my_cnf"]
 

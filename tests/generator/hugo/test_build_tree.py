@@ -26,8 +26,8 @@ def test_overlay_mounts_the_runs_of_every_data_dir(tmp_path):
     assert all(not mount["source"].startswith(str(REPO / "build")) for mount in mounts)
 
 
-def test_sync_tree_drops_the_files_of_a_removed_run(tmp_path, committed_runs):
-    runs = committed_runs[:3]  # a few suffice, and keep the three generations short
+def test_sync_tree_drops_the_files_of_a_removed_run(tmp_path, fixture_runs):
+    runs = fixture_runs[:3]  # a few suffice, and keep the three generations short
     sync_tree(tmp_path, hugo_inputs(runs))
     removed = runs[0].doc["id"]
     assert (tmp_path / "static" / "runs" / removed / "run.json").is_file()

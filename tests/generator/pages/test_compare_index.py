@@ -32,8 +32,8 @@ from tests.helpers.repeated_runs import as_repeat
 
 
 @pytest.fixture(scope="module")
-def probe(committed_runs) -> list[dict]:
-    return compare_runs([run for _, run in committed_runs])
+def probe(fixture_runs) -> list[dict]:
+    return compare_runs([run for _, run in fixture_runs])
 
 
 def test_each_run_is_its_numbers_per_thread_level(probe):
@@ -130,15 +130,15 @@ def test_a_campaign_lists_its_counted_runs_base_variant_first(probe):
     assert {run["label"] for run in index["runs"]} >= {"tuned #1", "tuned #2"}
 
 
-def test_the_index_is_one_compact_line(committed_runs):
-    files = hugo_inputs(committed_runs)
+def test_the_index_is_one_compact_line(fixture_runs):
+    files = hugo_inputs(fixture_runs)
     text = files["assets/compare/index.json"].decode()
     index = json.loads(text)
     assert text == json.dumps(index, ensure_ascii=False, separators=(",", ":"))
     # The Insert Benchmark's runs have steps by name, not thread levels: no compare view.
-    assert len(index["runs"]) == sum(not is_ibench(run) for _, run in committed_runs)
+    assert len(index["runs"]) == sum(not is_ibench(run) for _, run in fixture_runs)
     # The whole per-run summary stays small: the bulk of a run lives in its run.json.
-    assert len(text) / len(committed_runs) < 1000
+    assert len(text) / len(fixture_runs) < 1000
     assert "data/drilldown.json" in files
 
 

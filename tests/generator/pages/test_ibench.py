@@ -1,4 +1,4 @@
-"""The Insert Benchmark report (generator/pages/ibench.py) on the committed ibench campaign: the step
+"""The Insert Benchmark report (generator/pages/ibench.py) on the fixture ibench runs: the step
 table, the per-step figures, and the campaign's absolute/relative tables with their greying."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from generator.pages.ibench import campaign_report, headline, is_ibench, run_rep
 
 
 @pytest.fixture(scope="module")
-def ibench_runs(committed_runs) -> list[dict]:
-    runs = [run for _, run in committed_runs if is_ibench(run) and run["status"] == "complete"]
-    assert runs, "no complete Insert Benchmark run is committed"
+def ibench_runs(fixture_runs) -> list[dict]:
+    runs = [run for _, run in fixture_runs if is_ibench(run) and run["status"] == "complete"]
+    assert runs, "no complete Insert Benchmark run among the fixtures"
     by_campaign: dict[str, list[dict]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)

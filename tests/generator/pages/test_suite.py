@@ -15,8 +15,8 @@ A, B = VARIANTS
 
 
 @pytest.fixture(scope="module")
-def template(committed_runs) -> dict:
-    return template_run([run for _, run in committed_runs])
+def template(fixture_runs) -> dict:
+    return template_run([run for _, run in fixture_runs])
 
 
 @pytest.fixture(scope="module")
@@ -33,10 +33,8 @@ def _cell(table: dict, test: str, variant: str) -> dict:
     return row["cells"][table["variants"].index(variant)]
 
 
-def test_campaigns_without_suite_runs_have_no_report(committed_runs):
-    assert (
-        suite_report([run for _, run in committed_runs if "suite" not in run["workload"]]) is None
-    )
+def test_campaigns_without_suite_runs_have_no_report(fixture_runs):
+    assert suite_report([run for _, run in fixture_runs if "suite" not in run["workload"]]) is None
 
 
 def test_groups_come_in_callaghan_s_order_and_tests_by_position(report):
