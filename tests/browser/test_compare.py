@@ -1,5 +1,13 @@
 """The compare page and the point drill-down in headless Debian Chromium, on the committed data
-plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the assertions restate)."""
+plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the assertions restate).
+
+Where each statistics rule lives: the numbers (the ±band, ratio and interval decimals, the
+confidence, the t quantile table, the verdict markers) are generator/analysis/stats.py's and
+analysis/ratios.py's, shipped to the page in the compare index (pages/compare_index.py, key
+"ratio"); the page's JS restates none of them. The formulas exist twice, in Python
+(stats.summary_interval, stats.verdict) and in JS (js/compare/interval.js, ratio.js):
+test_intervals_and_verdicts_equal_the_generator_s checks the JS against Python on the shared
+fixture runs, verdict and printed interval per thread level, for tps and p95."""
 
 from __future__ import annotations
 
