@@ -4,7 +4,7 @@ Reads one campaign whose variants include an A/A pair (the same my.cnf twice) an
 every variant against the base, how many ratio cells (TPS and p95 latency, every workload and
 thread level) each rule colours:
   band        the old rule: beyond ±5 %;
-  repeats     generator/_stats.py with the intervals of all passes (what campaign pages show);
+  repeats     generator/analysis/stats.py with the intervals of all passes (what campaign pages show);
   per-second  the same rule on each pass alone, intervals from the kept per-second samples
               (what a single-pass campaign shows).
 For the A/A pair every coloured cell is a false positive.
@@ -19,8 +19,8 @@ import argparse
 from pathlib import Path
 
 import contract
-from generator._compare import METRICS, ratio_table
-from generator._repeats import counted_runs, group_by_cell, repeat_index
+from generator.analysis.ratios import METRICS, ratio_table
+from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index
 
 REPO = Path(__file__).resolve().parents[1]
 COLOURED = ("better", "worse")

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from committed_data import committed_data
 
-from generator._hugo import hugo_command, hugo_env
+from generator.hugo.command import hugo_command, hugo_env
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TEMPLATE = (
@@ -36,7 +36,7 @@ CAMPAIGN_VARIANTS = 4
 CAMPAIGN_WORKLOADS = 5
 # The committed runs come along: the shipped article embeds them.
 GENERATE_SNIPPET = (
-    "import sys; from pathlib import Path; from generator._build import generate; "
+    "import sys; from pathlib import Path; from generator.hugo.build import generate; "
     "generate([Path(sys.argv[1]), Path(sys.argv[2])], Path(sys.argv[3]))"
 )
 

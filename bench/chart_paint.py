@@ -27,8 +27,8 @@ from committed_data import committed_data
 from playwright.sync_api import sync_playwright
 
 import generator
-from generator._hugo import overlay_mounts, run_build
-from generator._load import load_runs
+from generator.hugo.command import overlay_mounts, run_build
+from generator.hugo.load import load_runs
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))

@@ -23,8 +23,8 @@ from pathlib import Path
 import plotly
 from committed_data import committed_data
 
-from generator._build import generate
-from generator._hugo import hugo_binary, run_build
+from generator.hugo.build import generate
+from generator.hugo.command import hugo_binary, run_build
 
 REPO = Path(__file__).resolve().parents[1]
 # What a first visit downloads besides the HTML: stylesheet, scripts, figures (plotly.js apart).

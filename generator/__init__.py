@@ -1,10 +1,16 @@
 """Publish run documents as a Hugo site: validate data/, generate figures and tables, run Hugo.
 
 Public surface: build_site, serve, BuildReport and the errors (BuildError, InvalidData, HugoError).
+
+The code is grouped by role (generator/README.md maps every module):
+  analysis/  statistics and rules over validated runs (ratios, repeats, trust, drift, ...)
+  pages/     the data one kind of page shows (campaign summaries, run tables, indexes, reports)
+  figures/   Plotly figure dicts and the files beside them (CSV, JSON, static SVG)
+  hugo/      loading runs, writing the build tree Hugo mounts, running Hugo, serving
 """
 
-from generator._build import BuildReport, build_site
-from generator._errors import BuildError, HugoError, InvalidData
-from generator._serve import serve
+from generator.hugo.build import BuildReport, build_site
+from generator.hugo.errors import BuildError, HugoError, InvalidData
+from generator.hugo.serve import serve
 
 __all__ = ["BuildError", "BuildReport", "HugoError", "InvalidData", "build_site", "serve"]

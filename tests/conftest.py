@@ -32,8 +32,8 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def committed_runs() -> list:
-    """The RunFiles of data/runs; the generator tests need real results to be committed."""
-    from generator._load import load_runs
+    """The RunFiles of data/runs, for tests about the committed data (the generator's unit tests use tests/fixtures/runs)."""
+    from generator.hugo.load import load_runs
 
     run_files = load_runs([DATA_DIR])
     assert run_files, f"no run documents in {DATA_DIR / 'runs'}"

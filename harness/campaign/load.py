@@ -64,7 +64,7 @@ class Sweep:
     step_seconds: int
     sleep_seconds: float = 0
     warmup_seconds: int = 0
-    trim_seconds: int | None = None  # None: generator/_stats.py's default
+    trim_seconds: int | None = None  # None: generator/analysis/stats.py's default
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,13 @@
 """The compare page and the point drill-down in headless Debian Chromium, on the committed data
-plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the assertions restate)."""
+plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the assertions restate).
+
+Where each statistics rule lives: the numbers (the ±band, ratio and interval decimals, the
+confidence, the t quantile table, the verdict markers) are generator/analysis/stats.py's and
+analysis/ratios.py's, shipped to the page in the compare index (pages/compare_index.py, key
+"ratio"); the page's JS restates none of them. The formulas exist twice, in Python
+(stats.summary_interval, stats.verdict) and in JS (js/compare/interval.js, ratio.js):
+test_intervals_and_verdicts_equal_the_generator_s checks the JS against Python on the shared
+fixture runs, verdict and printed interval per thread level, for tps and p95."""
 
 from __future__ import annotations
 
@@ -9,12 +17,12 @@ import pytest
 
 import contract
 import generator
-from generator import _stats
-from generator._compare import RATIO_DECIMALS, VERDICT_MARKERS
-from generator._compare_index import COMPARE_METRICS
-from generator._config import INSTANCE_GROUP, config_diff
-from generator._monitor import FAMILIES
-from generator._trust import kept_series
+from generator.analysis import stats as _stats
+from generator.analysis.config_diff import INSTANCE_GROUP, config_diff
+from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS
+from generator.analysis.trust import kept_series
+from generator.pages.compare_index import COMPARE_METRICS
+from generator.pages.monitor import FAMILIES
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,
@@ -128,7 +136,7 @@ def test_ratio_table_and_heatmap_equal_the_hand_computed_ratios(compare_site, pa
 
 def _python_cells(probe_runs: list[dict], metric: str) -> list[tuple[str, str | None]]:
     """Per thread level of tuned ÷ base: the verdict and the interval as the page prints them,
-    by generator/_stats.py from the two runs' kept per-second samples."""
+    by generator/analysis/stats.py from the two runs' kept per-second samples."""
     base, tuned = probe_runs
     value_of, higher_is_better, series = (
         getattr(COMPARE_METRICS[metric], field)

@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from generator._browse import browse_index
+from generator.pages.browse import browse_index
 from tests.helpers.headless import CHART_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser

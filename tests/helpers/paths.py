@@ -7,3 +7,4 @@ DATA_DIR = REPO / "data"
 CAMPAIGNS_DIR = REPO / "campaigns"
 TOOLS_DIR = REPO / "tools"
 FIXTURES = REPO / "tests" / "fixtures"
+FIXTURE_RUNS = FIXTURES / "runs"  # a data dir: run documents in its runs/

@@ -8,8 +8,8 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-from generator._build import generate
-from generator._hugo import overlay_mounts, run_build
+from generator.hugo.build import generate
+from generator.hugo.command import overlay_mounts, run_build
 from tests.helpers.paths import REPO
 
 

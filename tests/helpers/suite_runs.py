@@ -36,7 +36,7 @@ def _step(template: dict, threads: int, numbers: dict) -> dict:
     step.update(threads=threads, tps=numbers.get("tps", qps))
     step["qps"] = {"total": qps, "read": qps, "write": 0, "other": 0}
     # Flat per-second series at the step's own values: no noise, so ratios are judged by the
-    # ±5 % band alone (generator/_stats.py) and these fixtures say exactly what they expect.
+    # ±5 % band alone (generator/analysis/stats.py) and these fixtures say exactly what they expect.
     seconds = len(step["series"]["t"])
     step["series"] = {
         **step["series"],

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from generator._browse import PRODUCT_NAMES
+from generator.pages.browse import PRODUCT_NAMES
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"

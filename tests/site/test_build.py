@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator import _stats
-from generator._hugo import hugo_binary
-from generator._memory import TIMES
+from generator.analysis import stats as _stats
+from generator.analysis.memory import TIMES
+from generator.hugo.command import hugo_binary
 from tests.helpers.paths import REPO
 from tests.helpers.repeated_runs import as_repeat, two_variants, write_runs
 from tests.helpers.site_build import build_with_article, data_of, one_run_data

@@ -20,7 +20,7 @@ from pathlib import Path
 import html5lib
 import pytest
 
-from generator._browse import browse_index
+from generator.pages.browse import browse_index
 from tests.helpers.paths import TOOLS_DIR
 from tests.helpers.tools import GO_TOOL_TIMEOUT_S, required_tool
 

@@ -1,4 +1,4 @@
-// Effective configuration diff of the runs on screen, by the rules generator/_config.py
+// Effective configuration diff of the runs on screen, by the rules generator/analysis/config_diff.py
 // applies to campaign pages (the index carries them as data), rendered with the markup of
 // layouts/_partials/config/diff.html.
 import { element } from '../dom.js';
@@ -21,7 +21,7 @@ function groupOf(name, values, rules) {
   return found ? found[0] : rules.other_group;
 }
 
-// name -> {value, cnf} for one run document (see generator/_config.py effective_config).
+// name -> {value, cnf} for one run document (see generator/analysis/config_diff.py effective_config).
 function effectiveConfig(doc, rules) {
   const variables = doc.server.variables;
   const config = new Map(Object.entries(variables).map(([name, value]) => [name, { value, cnf: null }]));

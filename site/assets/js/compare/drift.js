@@ -1,4 +1,4 @@
-// Environment drift among the runs on screen: the fields of generator/_drift.py on which they
+// Environment drift among the runs on screen: the fields of generator/analysis/drift.py on which they
 // differ (index.drift: the field labels, the distinct environments; run.environment points into
 // them), worded as the campaign pages' banner (layouts/_partials/disclosure/campaign.html).
 import { element } from '../dom.js';

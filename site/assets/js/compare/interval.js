@@ -1,5 +1,5 @@
 // A ratio's confidence interval from the two runs' kept per-second samples, as
-// generator/_stats.py's summary_interval computes it: Welch's standard error of the difference
+// generator/analysis/stats.py's summary_interval computes it: Welch's standard error of the difference
 // of log means, degrees of freedom by Welch–Satterthwaite, centred on the ratio shown. The
 // index carries each step's log summaries [n, variance] (run.seconds, by index.seconds_fields)
 // and the rule (index.ratio.interval): the confidence, a table of t quantiles and the decimals.

@@ -1,5 +1,5 @@
 // A value divided by the base's at the same threads, judged by the rule the generator uses for
-// campaign pages (generator/_stats.py's verdict; the index carries the band as noise, the
+// campaign pages (generator/analysis/stats.py's verdict; the index carries the band as noise, the
 // decimals and the markers), so a cell here reads exactly as the same cell there.
 
 // Python's round(x, decimals): correctly rounded, exact ties to even. toFixed is correctly

@@ -57,38 +57,38 @@ function ratioGrid(index, series, base, metric) {
   });
 }
 
-// A ratio or bound as the campaign pages print it (Hugo's %.2f of the generator's value).
-function ratioText(x) {
-  return roundRatio(x, 2).toFixed(2);
+// A ratio or bound as the campaign pages print it: at the ratio's decimals (index.ratio.decimals).
+function ratioText(x, decimals) {
+  return roundRatio(x, decimals).toFixed(decimals);
 }
 
 // Every interval here comes from one run a side, so each carries the campaign pages' * note.
-function intervalSpan(interval) {
-  const span = element('span', { class: 'interval' }, `${ratioText(interval.low)}–${ratioText(interval.high)}`);
+function intervalSpan(interval, decimals) {
+  const span = element('span', { class: 'interval' }, `${ratioText(interval.low, decimals)}–${ratioText(interval.high, decimals)}`);
   const note = 'from the per-second samples of a single run each: consecutive seconds are correlated, so this interval is too narrow';
   span.append(element('abbr', { title: note }, '*'));
   return span;
 }
 
-// The td of a ratio, as layouts/_partials/campaign/ratio-cell.html writes it.
+// The td of a ratio, as layouts/_partials/campaign/ratio-cell.html writes it; rule: index.ratio.
 function ratioTd(cell, unit, rule) {
   if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
   if (cell.state === 'n/a') {
     return element('td', { class: 'na', title: `${formatNumber(cell.value)} ${unit}; no ratio: the base has no value or zero` }, 'n/a');
   }
-  const confidence = Math.round(rule.confidence * 100);
+  const confidence = Math.round(rule.interval.confidence * 100);
   let title = `${formatNumber(cell.value)} ${unit}`;
   if (cell.interval) {
-    title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low)}–${ratioText(cell.interval.high)} from per-second samples`;
+    title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low, rule.decimals)}–${ratioText(cell.interval.high, rule.decimals)} from per-second samples`;
   }
-  const td = element('td', { class: cell.verdict, title }, ratioText(cell.ratio));
+  const td = element('td', { class: cell.verdict, title }, ratioText(cell.ratio, rule.decimals));
   if (cell.marker) {
     const marker = element('span', { class: 'marker' });
     const words = cell.verdict === 'noise' ? 'within noise' : cell.verdict;
     marker.append(element('span', { 'aria-hidden': 'true' }, ` ${cell.marker}`), element('span', { class: 'sr-only' }, ` (${words})`));
     td.append(marker);
   }
-  if (cell.interval) td.append(intervalSpan(cell.interval));
+  if (cell.interval) td.append(intervalSpan(cell.interval, rule.decimals));
   return td;
 }
 
@@ -102,7 +102,7 @@ export function ratioTable(index, series, base, metric) {
   threadLevels(index, series).forEach((threads, i) => {
     const row = body.insertRow();
     row.insertCell().textContent = String(threads);
-    for (const cells of grid) row.append(ratioTd(cells[i], info.unit, index.ratio.interval));
+    for (const cells of grid) row.append(ratioTd(cells[i], info.unit, index.ratio));
   });
   return table;
 }
@@ -121,7 +121,7 @@ export function heatmap(index, series, base, metric) {
     const row = body.insertRow();
     row.append(element('th', { scope: 'row' }, label === base.label ? `${label} (base)` : label));
     for (const cell of grid[i]) {
-      const td = ratioTd(cell, info.unit, index.ratio.interval);
+      const td = ratioTd(cell, info.unit, index.ratio);
       if (cell.verdict === 'better' || cell.verdict === 'worse') {
         const strength = Math.min(1, Math.abs(Math.log2(cell.ratio)));
         td.style.setProperty('--heat', `${Math.round(HEAT_MAX_MIX * (0.3 + 0.7 * strength))}%`);

@@ -1,0 +1,171 @@
+"""Campaign comparisons as plain data: variant order, the rules of a ratio to the base variant,
+ratio tables of repeat medians by thread level.
+
+Pure functions over validated run documents; Hugo templates render what they return.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+from contract import RunDocument, Step
+from generator.analysis import stats as _stats
+from generator.analysis.repeats import spread, spread_by_threads
+from generator.analysis.trust import kept_series
+
+# When a ratio is news (beyond ±5 % and outside the noise) is generator/analysis/stats.py's rule.
+RATIO_DECIMALS = 2
+SPREAD_DECIMALS = 3  # a spread is shown in % with one decimal
+# What a cell reports for a thread level (or test) a variant did not reach.
+NO_STEP = spread([])
+# Printed beside a ratio so the verdict does not rest on colour alone; "noise": beyond the band
+# but inside the interval, not coloured.
+VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": "", "noise": "\u2248"}
+
+
+def _p95_ms(step: Step) -> float:
+    return step["latency_ms"]["p95"]
+
+
+def step_tps(step: Step) -> float:
+    return step["tps"]
+
+
+def step_qps(step: Step) -> float:
+    return step["qps"]["total"]
+
+
+class Metric(NamedTuple):
+    label: str
+    unit: str
+    value_of: Callable[[Step], float]  # a step's value
+    higher_is_better: bool
+    series: str  # its per-second series in step.series (for the noise of a single repeat)
+
+
+METRICS: dict[str, Metric] = {
+    "tps": Metric("Transactions per second", "TPS", step_tps, True, "tps"),
+    "p95": Metric("95th percentile latency", "ms", _p95_ms, False, "p95_ms"),
+}
+# Campaign pages show the two above; the compare page lets the reader pick QPS as well.
+QPS_METRIC = Metric("Queries per second", "QPS", step_qps, True, "qps")
+
+
+def variant_order(runs: list[RunDocument]) -> list[str]:
+    """Variants as the campaign file lists them, then any unlisted ones alphabetically."""
+    present = {run["variant"] for run in runs}
+    declared: list[str] = []
+    for run in sorted(runs, key=lambda run: run["id"]):
+        declared = run["campaign"].get("variant_order", [])
+        if declared:
+            break
+    ordered = [variant for variant in declared if variant in present]
+    return ordered + sorted(present - set(ordered))
+
+
+def latest_by_variant(runs: list[RunDocument]) -> dict[str, RunDocument]:
+    """One run per variant, the latest one."""
+    chosen: dict[str, RunDocument] = {}
+    for run in sorted(runs, key=lambda run: (run["started_at"], run["id"])):
+        chosen[run["variant"]] = run
+    return chosen
+
+
+def repeat_spread(stats: dict[str, Any]) -> float | None:
+    """high / low - 1 over a cell's repeats; None when it rests on a single run."""
+    if stats["repeats"] < 2 or stats["low"] <= 0:
+        return None
+    return float(round(stats["high"] / stats["low"] - 1, SPREAD_DECIMALS))
+
+
+def ratio_state(value: float | None, ratio: float | None) -> str:
+    """How a ratio cell reads: 'ratio', 'missing' (the variant has no value: "—") or 'n/a' (a
+    value but no base to divide by, or a base of zero)."""
+    if value is None:
+        return "missing"
+    return "n/a" if ratio is None else "ratio"
+
+
+def ratio_interval(
+    stats: dict[str, Any], base: dict[str, Any], ratio: float
+) -> dict[str, Any] | None:
+    """The 95 % interval of a cell's ratio (generator/analysis/stats.py) around its unrounded value:
+    from the repeats when both sides have two or more, else from the kept per-second samples
+    when both have them."""
+    if stats["repeats"] >= 2 and base["repeats"] >= 2:
+        return _stats.ratio_interval(base["values"], stats["values"], ratio, per_second=False)
+    if stats.get("seconds") and base.get("seconds"):
+        return _stats.ratio_interval(base["seconds"], stats["seconds"], ratio, per_second=True)
+    return None
+
+
+def stat_cell(
+    variant: str, stats: dict[str, Any], base: dict[str, Any] | None, higher_is_better: bool
+) -> dict[str, Any]:
+    """One variant's cell: the median of its counted runs with their range and spread (stats
+    from repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
+    base's (base: the base variant's stats; None or stats itself for the base's own cell), its
+    interval and the verdict by generator/analysis/stats.py's rule."""
+    value = stats["median"]
+    is_base = base is None or base is stats
+    base_median = stats["median"] if base is None or is_base else base["median"]
+    ratio = interval = None
+    if value is not None and base_median:
+        ratio = round(value / base_median, RATIO_DECIMALS)
+        if base is not None and not is_base:
+            interval = ratio_interval(stats, base, value / base_median)
+    verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
+    spread = repeat_spread(stats)
+    return {
+        "variant": variant,
+        "value": value,
+        "low": stats["low"],
+        "high": stats["high"],
+        "repeats": stats["repeats"],
+        "spread": spread,
+        "ratio": ratio,
+        "interval": interval,
+        "state": ratio_state(value, ratio),
+        "verdict": verdict,
+        "marker": VERDICT_MARKERS[verdict],
+    }
+
+
+def ratio_table(
+    counted: dict[str, list[RunDocument]], variants: list[str], metric: str
+) -> dict[str, Any]:
+    """Rows by thread level; each cell holds a variant's median over its counted runs (see
+    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
+    label, unit, value_of, higher_is_better, series = METRICS[metric]
+
+    def seconds_of(run: RunDocument, step: Step) -> list[float]:
+        return kept_series(run, step, series)
+
+    stats = {
+        variant: spread_by_threads(counted[variant], value_of, seconds_of) for variant in variants
+    }
+    threads = sorted({level for by_threads in stats.values() for level in by_threads})
+    rows = []
+    for level in threads:
+        base = stats[variants[0]].get(level, NO_STEP)
+        cells = [
+            stat_cell(variant, stats[variant].get(level, NO_STEP), base, higher_is_better)
+            for variant in variants
+        ]
+        rows.append({"threads": level, "cells": cells})
+    return {
+        "metric": metric,
+        "label": label,
+        "unit": unit,
+        "higher_is_better": higher_is_better,
+        "base": variants[0],
+        "variants": variants,
+        "most_repeats": most_repeats(rows),
+        "rows": rows,
+    }
+
+
+def most_repeats(rows: list[dict[str, Any]]) -> int:
+    """The largest repeat count of any cell: above 1, tables show ranges and spreads."""
+    return max((cell["repeats"] for row in rows for cell in row["cells"]), default=0)

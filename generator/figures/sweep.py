@@ -1,0 +1,155 @@
+"""Plotly figures for run and campaign pages, as figure objects (pure; no I/O).
+
+The look (fonts, colours, grid) lives in site/assets/js/charts.js, so each figure carries
+only data, axis titles and the thread ticks: template="none" keeps every file a few hundred bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from contract import RunDocument, sysbench_steps
+from generator.hugo.site_contract import campaign_figure_id
+
+
+def _threads_axis(threads: list[int]) -> dict[str, Any]:
+    # A log2 axis spaces 1, 2, 4 ... 1024 evenly; explicit ticks stop Plotly's "2, 5" minor labels.
+    return {
+        "title": {"text": "threads"},
+        "type": "log",
+        "tickvals": threads,
+        "ticktext": [str(level) for level in threads],
+    }
+
+
+def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) -> go.Figure:
+    # Unvalidated: plotly.py's checks were two thirds of the generator's time per run; the
+    # test suite validates every generated figure instead (tests/generator/test_figure_data.py).
+    return go.Figure(
+        data=traces,
+        layout={
+            "template": "none",
+            "xaxis": x_axis,
+            "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"},
+        },
+        _validate=False,
+    )
+
+
+def _threads_label(threads: int) -> str:
+    return f"{threads} thread" if threads == 1 else f"{threads} threads"
+
+
+def _line(
+    name: str,
+    x: Sequence[object],
+    y: Sequence[object],
+    error_y: dict[str, Any] | None = None,
+    run_ids: list[str] | None = None,
+) -> dict[str, Any]:
+    """A line through (x threads, y); with run_ids, each point names its step for the drill-down
+    (js/drilldown.js reads customdata as [threads, run id ...])."""
+    line: dict[str, Any] = {
+        "type": "scatter",
+        "name": name,
+        "x": list(x),
+        "y": list(y),
+        "mode": "lines+markers",
+    }
+    if error_y:
+        line["error_y"] = error_y
+    if run_ids:
+        line["customdata"] = [[level, *run_ids] for level in x]
+    return line
+
+
+def _repeat_range(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Error bars from each median down to the lowest and up to the highest repeat."""
+    return {
+        "type": "data",
+        "symmetric": False,
+        "array": [cell["high"] - cell["value"] for cell in cells],
+        "arrayminus": [cell["value"] - cell["low"] for cell in cells],
+    }
+
+
+def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str, Any]:
+    """Unstable steps (generator/analysis/stats.py) drawn as crosses with the reason on hover, so a
+    chart does not present a drifting step as a clean point."""
+    unstable = [entry["steady"] is False for entry in trust]
+    if any(unstable):
+        line["marker"] = {"symbol": ["x" if flag else "circle" for flag in unstable], "size": 9}
+        line["hovertext"] = ["unstable step (drift or CV)" if flag else "" for flag in unstable]
+    return line
+
+
+def run_figures(
+    run: RunDocument, trust: list[dict[str, Any]] | None = None
+) -> dict[str, go.Figure]:
+    """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
+    generator/analysis/trust.py entries) marks unstable steps on the TPS curve."""
+    steps = sysbench_steps(run)
+    threads = [step["threads"] for step in steps]
+    tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])
+    return {
+        "tps": _figure(
+            [_trust_marks(tps, trust) if trust else tps],
+            _threads_axis(threads),
+            "transactions per second",
+        ),
+        "latency": _figure(
+            [
+                _line(
+                    "p95", threads, [s["latency_ms"]["p95"] for s in steps], run_ids=[run["id"]]
+                ),
+                _line(
+                    "p99", threads, [s["latency_ms"]["p99"] for s in steps], run_ids=[run["id"]]
+                ),
+            ],
+            _threads_axis(threads),
+            "latency (ms)",
+        ),
+        "series": _figure(
+            [
+                _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
+                for step in steps
+            ],
+            {"title": {"text": "seconds into the step"}, "dtick": 1},
+            "transactions per second",
+        ),
+    }
+
+
+def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
+    """One overlay per metric of a campaign workload, a line per variant through the medians of
+    its repeats, with bars spanning their range when there are several. A point opens the
+    per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
+    counted = {
+        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]]
+        for cell in workload_summary.get("cells", [])
+    }
+    figures = {}
+    for metric, table in workload_summary["metrics"].items():
+        threads = [row["threads"] for row in table["rows"]]
+        traces = []
+        for index, variant in enumerate(table["variants"]):
+            cells = [row["cells"][index] for row in table["rows"]]
+            reached = [
+                (level, cell)
+                for level, cell in zip(threads, cells, strict=True)
+                if cell["value"] is not None
+            ]
+            if not reached:
+                continue
+            x, shown = zip(*reached, strict=True)
+            error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
+            values = [cell["value"] for cell in shown]
+            traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
+        figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
+        # A click must land on one variant's point, not on every line at that thread count.
+        figure.update_layout(hovermode="closest")
+        figures[campaign_figure_id(metric)] = figure
+    return figures

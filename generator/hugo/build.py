@@ -1,0 +1,60 @@
+"""build_site: validate, generate Hugo inputs, run Hugo, report."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.hugo import site_contract as site
+from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.command import SITE_DIR, run_build, write_overlay
+from generator.hugo.load import load_runs
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    pages: int
+    runs: int
+    campaigns: int
+    seconds: float
+    destination: Path
+
+    def __str__(self) -> str:
+        return (
+            f"built {_count(self.pages, 'page')} from {_count(self.runs, 'run')} in "
+            f"{_count(self.campaigns, 'campaign')} in {self.seconds:.1f}s -> {self.destination}"
+        )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def generate(data_dirs: list[Path], build_dir: Path) -> tuple[int, int, Path]:
+    """Validate and write the Hugo inputs; returns (runs, campaigns, overlay config path)."""
+    run_files = load_runs(data_dirs)
+    build_dir = Path(build_dir)
+    files = hugo_inputs(run_files)
+    sync_tree(build_dir, files)
+    campaigns = sum(1 for rel in files if rel.startswith(site.CAMPAIGNS_DATA + "/"))
+    return len(run_files), campaigns, write_overlay(data_dirs, build_dir)
+
+
+def build_site(
+    data_dirs: list[Path],
+    build_dir: Path,
+    destination: Path | None = None,
+    base_url: str | None = None,
+) -> BuildReport:
+    """Publish the site for data_dirs; raises InvalidData or HugoError and then publishes nothing."""
+    started = time.monotonic()
+    runs, campaigns, overlay = generate(data_dirs, build_dir)
+    pages = run_build(overlay, destination, base_url)
+    return BuildReport(
+        pages=pages,
+        runs=runs,
+        campaigns=campaigns,
+        seconds=time.monotonic() - started,
+        destination=Path(destination).resolve() if destination else SITE_DIR / "public",
+    )

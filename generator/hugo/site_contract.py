@@ -1,0 +1,117 @@
+"""Every path and figure id the generator and the Hugo templates (layouts/, site/assets/js/)
+agree on. The generator writes only under these names; tests/site/test_site_contract.py reads
+the templates and checks both directions.
+
+The build dir is mounted into the site by site/hugo.toml: build/assets -> assets (read with
+resources.Get), build/data -> data (read as hugo.Data.<folder>), build/static -> static
+(served as is). The run documents themselves are mounted from data/runs as hugo.Data.runs.
+
+build_dir/
+  assets/figures/runs/<run>/<fig>.json      Plotly figure of a run page: _partials/run/figure.html
+                                            (fig: RUN_FIGURES, monitor-<family>, ibench-<step>),
+                                            ibench/step-charts.html; drawn by _partials/chart.html
+  assets/figures/campaigns/<campaign>/<workload>/<fig>.json
+                                            campaign overlay: _partials/campaign/figure.html
+                                            (fig: CAMPAIGN_FIGURE_METRICS)
+  assets/compare/index.json                 the compare page's index: _partials/scripts.html,
+                                            read by js/compare.js
+  assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js
+  data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
+                                            (campaigns/page.html, helpers/campaign.html, page.html)
+  data/runtables/<run>.json                 run page counters and per-second TPS:
+                                            hugo.Data.runtables (run/counters.html, run/table-series.html)
+  data/drilldown.json                       monitoring families for the point drill-down:
+                                            hugo.Data.drilldown (_partials/scripts.html)
+  data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
+  data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
+  data/runfacts/<run>.json                  memory fit, passes, trust, disclosure: hugo.Data.runfacts
+  data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)
+  static/runs/<run>/run.json, my.cnf        download links of runs/page.html; run.json is also
+                                            fetched by js/drilldown.js
+  static/<owner>/<fig>.csv, .json, .svg     each figure's data and drawing: _partials/chart.html
+"""
+
+from __future__ import annotations
+
+ASSETS, DATA, STATIC = "assets", "data", "static"
+OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator keeps in sync
+
+FIGURES_DIR = f"{ASSETS}/figures"
+COMPARE_INDEX = f"{ASSETS}/compare/index.json"
+BROWSE_INDEX = f"{ASSETS}/browse/index.json"
+
+# hugo.Data.<key> -> the folder or file the generator writes it to.
+CAMPAIGNS_DATA = f"{DATA}/campaigns"
+RUNTABLES_DATA = f"{DATA}/runtables"
+DRILLDOWN_DATA = f"{DATA}/drilldown.json"
+IBENCH_DATA = f"{DATA}/ibench"
+MONITOR_DATA = f"{DATA}/monitor"
+RUNFACTS_DATA = f"{DATA}/runfacts"
+SCHEMADOC_DATA = f"{DATA}/schemadoc"
+RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
+GENERATED_DATA = (
+    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, IBENCH_DATA, MONITOR_DATA, RUNFACTS_DATA,
+    SCHEMADOC_DATA,
+)  # fmt: skip
+
+RUNS_STATIC = f"{STATIC}/runs"
+RUN_DOCUMENT = "run.json"
+MY_CNF = "my.cnf"
+
+# Figure ids of a sysbench run page; each has a data table partial run/table-<fig>.html.
+RUN_FIGURES = ("tps", "latency", "series")
+# Campaign overlay figure id -> the metric of the campaign's ratio tables it draws.
+CAMPAIGN_FIGURE_METRICS = {"tps": "tps", "latency": "p95"}
+MONITOR_FIGURE_PREFIX = "monitor-"  # + a family of generator/pages/monitor.py
+IBENCH_FIGURE_PREFIX = "ibench-"  # + a step slug: per-second rates and the slowest statement
+IBENCH_HISTOGRAM_PREFIX = "ibench-hist-"  # + a step slug: response-time histogram
+
+
+def data_file(folder: str, name: str) -> str:
+    """data/<folder>/<name>.json: hugo.Data.<folder>.<name>."""
+    return f"{folder}/{name}.json"
+
+
+def run_figure(run_id: str, figure: str) -> str:
+    return f"{FIGURES_DIR}/runs/{run_id}/{figure}.json"
+
+
+def campaign_figure(campaign_id: str, workload: str, figure: str) -> str:
+    return f"{FIGURES_DIR}/campaigns/{campaign_id}/{workload}/{figure}.json"
+
+
+def campaign_figure_id(metric: str) -> str:
+    """The overlay figure id that draws a metric of the campaign's ratio tables."""
+    return next(fig for fig, drawn in CAMPAIGN_FIGURE_METRICS.items() if drawn == metric)
+
+
+def run_static(run_id: str, name: str) -> str:
+    """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
+    return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def figure_download_stem(figure_path: str) -> str:
+    """assets/figures/<owner>/<fig>.json -> static/<owner>/<fig>: the figure's page-relative
+    URL without extension, as _partials/chart.html derives it."""
+    return f"{STATIC}/" + figure_path.removeprefix(FIGURES_DIR + "/").removesuffix(".json")
+
+
+def is_figure(path: str) -> bool:
+    return path.startswith(FIGURES_DIR + "/") and path.endswith(".json")
+
+
+def monitor_figure(family: str) -> str:
+    return MONITOR_FIGURE_PREFIX + family
+
+
+def step_slug(step_name: str) -> str:
+    """l.i0 -> l-i0: an Insert Benchmark step name as part of a figure id."""
+    return step_name.replace(".", "-")
+
+
+def ibench_figure(step_name: str) -> str:
+    return IBENCH_FIGURE_PREFIX + step_slug(step_name)
+
+
+def ibench_histogram_figure(step_name: str) -> str:
+    return IBENCH_HISTOGRAM_PREFIX + step_slug(step_name)

@@ -1,0 +1,59 @@
+"""The results index behind /browse/: one small record per run, filtered in the browser.
+
+Only what the filters and the list show: per-second series, variables and my.cnf stay in each
+run's run.json. The compare page keeps its own index (pages/compare_index.py); the two answer
+different questions and change for different reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument
+
+PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
+
+
+def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
+    """Run id -> the my.cnf options ("name=value") that tell its variant from the others of its
+    campaign: those not set alike in every run of the campaign."""
+    by_campaign: dict[str, list[RunDocument]] = {}
+    for run in runs:
+        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
+    options: dict[str, list[str]] = {}
+    for campaign_runs in by_campaign.values():
+        settings = [run["server"]["my_cnf_options"] for run in campaign_runs]
+        names = {name for options_set in settings for name in options_set}
+        varying = {name for name in names if len({s.get(name) for s in settings}) > 1}
+        for run, setting in zip(campaign_runs, settings, strict=True):
+            options[run["id"]] = sorted(f"{n}={setting[n]}" for n in varying if n in setting)
+    return options
+
+
+def _max_tps(run: RunDocument) -> float | None:
+    # Insert Benchmark steps have no TPS
+    return max((step["tps"] for step in run["steps"] if "tps" in step), default=None)
+
+
+def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
+    """{"campaigns": {id: title}, "runs": [record, ...]} newest first; each record holds the
+    fields the filters match (product, version, workload, campaign, host, options)."""
+    options = variant_options(runs)
+    records = [
+        {
+            "id": run["id"],
+            "date": run["started_at"][:10],
+            "product": PRODUCT_NAMES.get(run["server"]["product"], run["server"]["product"]),
+            "version": run["server"]["version"],
+            "workload": run["workload"]["name"],
+            "campaign": run["campaign"]["id"],
+            "variant": run["variant"],
+            "host": run["host"]["hostname"],
+            "status": run["status"],
+            "options": options[run["id"]],
+            "max_tps": _max_tps(run),
+        }
+        for run in sorted(runs, key=lambda run: (run["started_at"], run["id"]), reverse=True)
+    ]
+    campaigns = {run["campaign"]["id"]: run["campaign"]["title"] for run in runs}
+    return {"campaigns": dict(sorted(campaigns.items())), "runs": records}

@@ -1,0 +1,85 @@
+"""Everything a campaign page shows, as one summary per campaign.id (hugo.Data.campaigns)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument
+from generator.analysis.config_diff import config_diff
+from generator.analysis.drift import environment_drift
+from generator.analysis.memory import memory_fit
+from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
+from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
+from generator.analysis.trust import run_trust
+from generator.pages.disclosure import campaign_disclosure
+from generator.pages.ibench import campaign_report as ibench_report
+from generator.pages.ibench import is_ibench
+from generator.pages.suite import suite_report
+from generator.pages.tpcc import tpcc_report
+
+
+def summarize_campaign(
+    runs: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
+) -> dict[str, Any]:
+    """Everything a campaign page shows, for the runs sharing one campaign.id; trust holds
+    each run's step trust (generator/analysis/trust.py) by run id, computed here when not given."""
+    if trust is None:
+        trust = {run["id"]: run_trust(run) for run in runs}
+    first = min(runs, key=lambda run: run["started_at"])
+    variants = variant_order(runs)
+    cells = group_by_cell(runs)
+    workloads = []
+    # Insert Benchmark steps have names, not thread levels: they get their own report.
+    for workload in sorted({run["workload"]["name"] for run in runs if not is_ibench(run)}):
+        by_variant = {
+            variant: cell for (_, variant, name), cell in cells.items() if name == workload
+        }
+        present = [variant for variant in variants if variant in by_variant]
+        counted = {variant: counted_runs(by_variant[variant]) for variant in present}
+        workloads.append(
+            {
+                "name": workload,
+                "variants": present,
+                "cells": [
+                    {
+                        "variant": variant,
+                        # Repeats share their data set, so any counted run stands for the cell.
+                        "memory": memory_fit(counted[variant][0]),
+                        "runs": pass_list(by_variant[variant]),
+                    }
+                    for variant in present
+                ],
+                "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
+            }
+        )
+    # The config diff compares variants, so any workload's run of a variant stands for it.
+    one_run_per_variant = latest_by_variant(runs)
+    return {
+        "id": first["campaign"]["id"],
+        "name": first["campaign"]["name"],
+        "title": first["campaign"]["title"],
+        "description": first["campaign"].get("description", ""),
+        "file": first["campaign"]["file"],
+        "started_at": first["started_at"],
+        "ended_at": max(run["ended_at"] for run in runs),
+        "variants": variants,
+        "base": variants[0],
+        "run_ids": sorted(run["id"] for run in runs),
+        "workloads": workloads,
+        "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
+        "suite": suite_report(runs),
+        "tpcc": tpcc_report(runs),
+        "ibench": ibench_report(runs),
+        "disclosure": campaign_disclosure(runs, variants, trust),
+        "drift": environment_drift(runs),
+    }
+
+
+def summarize_campaigns(
+    runs: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
+) -> list[dict[str, Any]]:
+    """One summary per campaign.id, in id order."""
+    by_campaign: dict[str, list[RunDocument]] = {}
+    for run in runs:
+        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
+    return [summarize_campaign(by_campaign[cid], trust) for cid in sorted(by_campaign)]

@@ -1,0 +1,131 @@
+"""The compare page's index: every run as a few numbers per thread level, the campaigns as lists
+of the runs their pages count, and the rules the page applies (ratio band, config groups).
+
+The page's JS fetches it once and computes ratios for whatever the reader picks, so the index
+carries the thresholds instead of the JS restating them. Per-second series and server variables
+stay in each run's run.json, fetched only for the runs on screen; what a ratio's interval needs
+of them (generator/analysis/stats.py's log_summary of the kept seconds) and the t quantiles are here,
+and so is each run's environment (generator/analysis/drift.py's fields), shared by the runs that had it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument, Step, sysbench_steps
+from generator.analysis import stats as _stats
+from generator.analysis.config_diff import CONFIG_RULES
+from generator.analysis.drift import DRIFT_FIELDS, field_values
+from generator.analysis.ratios import (
+    METRICS,
+    QPS_METRIC,
+    RATIO_DECIMALS,
+    VERDICT_MARKERS,
+    variant_order,
+)
+from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index
+from generator.analysis.trust import kept_series
+
+# Metric name on the page -> its analysis.ratios.Metric.
+COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["p95"]}
+# Each step is one array: threads, then the metrics in this order.
+STEP_FIELDS = ["threads", *COMPARE_METRICS]
+VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms
+
+
+def _step_values(step: Step) -> list[float]:
+    values = [metric.value_of(step) for metric in COMPARE_METRICS.values()]
+    return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
+
+
+def _step_seconds(run: RunDocument, step: Step) -> list[list[float] | None]:
+    """Per metric, in COMPARE_METRICS order: the log summary of its kept per-second samples."""
+    return [
+        _stats.log_summary(kept_series(run, step, metric.series))
+        for metric in COMPARE_METRICS.values()
+    ]
+
+
+def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
+    by_campaign: dict[str, list[RunDocument]] = {}
+    for run in runs:
+        by_campaign.setdefault(run["campaign"]["id"], []).append(run)
+    return by_campaign
+
+
+def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
+    repeat = run.get("repeat", {}).get("index")
+    return {
+        "id": run["id"],
+        "campaign": run["campaign"]["id"],
+        "variant": run["variant"],
+        "label": run["variant"] if repeat is None else f"{run['variant']} #{repeat}",
+        "workload": run["workload"]["name"],
+        "server": f"{run['server']['product']} {run['server']['version']}",
+        "status": run["status"],
+        "steps": [_step_values(step) for step in sysbench_steps(run)],
+        "seconds": [_step_seconds(run, step) for step in sysbench_steps(run)],
+        "environment": environment,
+    }
+
+
+def _environments(runs: list[RunDocument]) -> tuple[list[list[str]], list[int]]:
+    """The distinct environments (field_values) of the runs, and each run's position in them."""
+    distinct: list[list[str]] = []
+    positions = []
+    for run in runs:
+        values = field_values(run)
+        if values not in distinct:
+            distinct.append(values)
+        positions.append(distinct.index(values))
+    return distinct, positions
+
+
+def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
+    """The index as plain data; runs in campaign, variant (campaign file order), workload,
+    pass order, so the first run of a selection is its campaign's base variant."""
+    campaigns, ordered = [], []
+    for campaign_id, mine in sorted(_campaign_runs(runs).items()):
+        variants = variant_order(mine)
+
+        def position(run: RunDocument, variants: list[str] = variants) -> tuple[int, str, int]:
+            return (variants.index(run["variant"]), run["workload"]["name"], repeat_index(run))
+
+        mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))
+        ordered += mine
+        counted = {
+            run["id"] for cell in group_by_cell(mine).values() for run in counted_runs(cell)
+        }
+        campaigns.append(
+            {
+                "id": campaign_id,
+                "title": mine[0]["campaign"]["title"],
+                "base": variants[0],
+                "runs": [run["id"] for run in mine if run["id"] in counted],
+            }
+        )
+    environments, positions = _environments(ordered)
+    return {
+        "ratio": {
+            "noise": _stats.BAND,
+            "decimals": RATIO_DECIMALS,
+            "markers": VERDICT_MARKERS,
+            "interval": {
+                "confidence": _stats.CONFIDENCE,
+                "decimals": _stats.INTERVAL_DECIMALS,
+                "t": _stats.t_table(),
+            },
+        },
+        "metrics": {
+            name: {"label": label, "unit": unit, "higher_is_better": higher}
+            for name, (label, unit, _, higher, _) in COMPARE_METRICS.items()
+        },
+        "step_fields": STEP_FIELDS,
+        "seconds_fields": list(COMPARE_METRICS),
+        "drift": {"fields": [label for label, _ in DRIFT_FIELDS], "environments": environments},
+        "config": CONFIG_RULES,
+        "campaigns": campaigns,
+        "runs": [
+            _run_entry(run, position) for run, position in zip(ordered, positions, strict=True)
+        ],
+    }

@@ -1,0 +1,96 @@
+"""The disclosure box of run and campaign pages: everything a reader needs to judge a number
+before reading it. Server options that are not at their build's compiled default (set in my.cnf
+or derived by the server from one that is), data size against the buffer pool, repeats, the
+warm-up cut and the steps that failed the steady-state or client-load tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument
+from generator.analysis import stats as _stats
+from generator.analysis.memory import memory_fit
+from generator.analysis.ratios import latest_by_variant
+
+
+def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
+    """Variables off their compiled default; None when the defaults were not probed (an
+    existing server, or a run recorded before the harness probed them)."""
+    compiled = run["server"].get("compiled_defaults")
+    if compiled is None:
+        return None
+    in_mycnf = set(run["server"].get("my_cnf_options", {}))
+    variables = run["server"]["variables"]
+    return [
+        {
+            "name": name,
+            "value": variables.get(name),
+            "default": default,
+            "set_in_mycnf": name in in_mycnf,
+        }
+        for name, default in sorted(compiled["differences"].items())
+    ]
+
+
+def _flagged(trust: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "unstable": [entry["threads"] for entry in trust if entry["steady"] is False],
+        "client_bound": [
+            entry["threads"] for entry in trust if entry["client"] and entry["client"]["saturated"]
+        ],
+    }
+
+
+def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, Any]:
+    """trust: the run's step trust (generator/analysis/trust.py)."""
+    return {
+        "non_defaults": non_defaults(run),
+        "memory": memory_fit(run),
+        "repeat": run.get("repeat"),
+        "trim_s": sorted({entry["trim_s"] for entry in trust}),
+        "trim_rule": run["workload"].get("trim_seconds") is None,
+        "steps": len(trust),
+        **_flagged(trust),
+    }
+
+
+def campaign_disclosure(
+    runs: list[RunDocument], variants: list[str], trust: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Per variant its non-default options (any of its runs: they share the my.cnf), and per
+    run that has flagged steps, which ones; trust: step trust by run id."""
+    # the run the config diff shows for the variant, so both describe the same one
+    latest = latest_by_variant(runs)
+    by_variant = {variant: non_defaults(latest[variant]) for variant in variants}
+    names = sorted({entry["name"] for entries in by_variant.values() for entry in entries or []})
+    flagged = []
+    for run in sorted(runs, key=lambda run: run["id"]):
+        flags = _flagged(trust[run["id"]])
+        if flags["unstable"] or flags["client_bound"]:
+            flagged.append({"id": run["id"], **flags})
+    steps = sum(len(trust[run["id"]]) for run in runs)
+    return {
+        "options": [
+            {
+                "name": name,
+                "cells": [_cell(by_variant[variant], name) for variant in variants],
+            }
+            for name in names
+        ],
+        "probed": all(entries is not None for entries in by_variant.values()),
+        "repeats": max((run.get("repeat", {}).get("of", 1) for run in runs), default=1),
+        "trim_rule": _stats.TRIM_RULE,
+        "steps": steps,
+        "flagged_runs": flagged,
+        "unstable_steps": sum(len(entry["unstable"]) for entry in flagged),
+        "client_bound_steps": sum(len(entry["client_bound"]) for entry in flagged),
+    }
+
+
+def _cell(entries: list[dict[str, Any]] | None, name: str) -> dict[str, Any] | None:
+    """A variant's value of an option that some variant moved off its default; None when
+    this variant keeps the default (or was not probed)."""
+    for entry in entries or []:
+        if entry["name"] == name:
+            return entry
+    return None

@@ -1,0 +1,95 @@
+"""The per-second monitoring of a run (step.monitor) grouped into metric families: the families
+themselves (also shipped to the page's drill-down) and the per-step means under each chart.
+The charts are generator/figures/monitor.py's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import contract
+from contract import IbenchStep, RunDocument, Step
+from generator.hugo.site_contract import monitor_figure
+
+# family -> (title, y-axis unit, metrics in the order they are drawn)
+FAMILIES: dict[str, tuple[str, str, list[str]]] = {
+    "cpu": (
+        "CPU: host shares, and the server and sysbench processes (100 % = one core)",
+        "%",
+        ["cpu_user_pct", "cpu_system_pct", "cpu_iowait_pct", "cpu_steal_pct",
+         "server_cpu_pct", "client_cpu_pct"],
+    ),
+    "io": ("Disk and redo log", "KB/s", ["read_kb_per_s", "write_kb_per_s", "redo_kb_per_s"]),
+    "server": (
+        "Server rates",
+        "per second",
+        ["questions_per_s", "handler_commits_per_s", "innodb_fsyncs_per_s",
+         "row_lock_waits_per_s", "deadlocks_per_s"],
+    ),
+    "innodb": (
+        "InnoDB state",
+        "pages, entries, KB",
+        ["dirty_pages", "history_list_length", "checkpoint_age_kb", "threads_running"],
+    ),
+}  # fmt: skip
+
+
+SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
+
+
+def families(steps: list[Step | IbenchStep]) -> dict[str, tuple[str, str, list[str]]]:
+    """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
+    sampled = {
+        name
+        for step in steps
+        for name in step["monitor"]["series"]
+        if name.startswith(contract.INNODB_METRICS_PREFIX)
+    }
+    families = dict(FAMILIES)
+    if sampled:
+        families["innodb-metrics"] = (*SAMPLED_METRICS_FAMILY, sorted(sampled))
+    return families
+
+
+def family_rules() -> dict[str, Any]:
+    """The families as data, for the per-step drill-down the page's JS draws from run.json."""
+    return {
+        "families": [
+            [name, title, unit, metrics] for name, (title, unit, metrics) in FAMILIES.items()
+        ],
+        "sampled": [*SAMPLED_METRICS_FAMILY, contract.INNODB_METRICS_PREFIX],
+    }
+
+
+def step_label(step: Step | IbenchStep) -> str:
+    """A thread level (sysbench) or an Insert Benchmark step's name."""
+    return f"{step['threads']} thr" if "threads" in step else step["step"]
+
+
+def monitored_steps(run: RunDocument) -> list[Step | IbenchStep]:
+    return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
+
+
+def step_averages(run: RunDocument) -> dict[str, Any]:
+    """Per family, the mean of each metric over each step: the data table under each chart."""
+    steps = monitored_steps(run)
+    tables = {}
+    for family, (title, unit, metrics) in families(steps).items():
+        present = [m for m in metrics if any(m in s["monitor"]["series"] for s in steps)]
+        if not present:
+            continue
+        rows = []
+        for step in steps:
+            series = step["monitor"]["series"]
+            values = [
+                round(sum(series[m]) / len(series[m]), 2) if series.get(m) else None
+                for m in present
+            ]
+            rows.append({"step": step_label(step), "values": values})
+        tables[monitor_figure(family)] = {
+            "title": title,
+            "unit": unit,
+            "metrics": present,
+            "rows": rows,
+        }
+    return tables

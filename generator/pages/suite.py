@@ -1,0 +1,263 @@
+"""A suite campaign (runs with workload.suite: Dimitri Kravtchuk's sysbench set, Mark Callaghan's
+microbenchmarks) as the tables of Callaghan's reports: a row per test, grouped point / range /
+range with aggregation / writes and ordered as the suite runs them, a column per variant, each
+value with its ratio to the base variant; per-operation costs the same way; for Dimitri's set,
+the peak over thread levels.
+
+Pure functions over validated runs. Cells are analysis.ratios.stat_cell's, so repeat medians, the ±5 %
+verdicts and the missing / n/a rules are those of every other campaign table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple, cast
+
+from contract import RunDocument, Step
+from generator.analysis.ratios import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
+from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
+from generator.analysis.trust import kept_series
+
+# Callaghan's report groups; the dict's order is the order of the report.
+GROUPS = {
+    "point": "Point queries",
+    "range": "Range queries without aggregation",
+    "range-aggregation": "Range queries with aggregation",
+    "write": "Writes",
+}
+QPS_UNIT = "QPS"
+# A full scan is one query reading a whole table: its rate is rows read, not queries.
+SCAN_UNIT = "rows/s"
+# Dimitri reports each test's best load level (his "Max-QPS" curves); Callaghan runs one level.
+PEAK_SUITES = {"dimitri"}
+
+StepValue = Callable[[Step], float | None]
+
+
+class Metric(NamedTuple):
+    key: str
+    short: str  # the column name in Callaghan's tables
+    label: str
+    unit: str | None  # None: each test's own (QPS, or rows/s for a scan)
+    higher_is_better: bool
+    value_of: Callable[[dict[str, Any]], StepValue]  # test -> its value of a step
+
+
+def _qps(step: Step) -> float:
+    return step["qps"]["total"]
+
+
+def _rows_per_s(step: Step) -> float | None:
+    return step.get("rows_per_s")
+
+
+def headline_of(test: dict[str, Any]) -> StepValue:
+    """A test's throughput of a step: QPS, or rows/s for a scan."""
+    return _rows_per_s if test["unit"] == SCAN_UNIT else _qps
+
+
+def _per_op(key: str) -> Callable[[dict[str, Any]], StepValue]:
+    def value_of(_test: dict[str, Any]) -> StepValue:
+        return lambda step: cast("float | None", step.get("per_op", {}).get(key))
+
+    return value_of
+
+
+THROUGHPUT = Metric("throughput", "QPS", "Throughput", None, True, headline_of)
+# Callaghan's hardware efficiency, host-wide cost per operation (step.per_op): lower is better.
+EFFICIENCY = (
+    Metric("cpu_us", "cpu/o", "CPU time per operation", "µs", False, _per_op("cpu_us")),
+    Metric("context_switches", "cs/o", "Context switches per operation", "", False,
+           _per_op("context_switches")),
+    Metric("read_kb", "rKB/o", "KB read per operation", "KB", False, _per_op("read_kb")),
+    Metric("write_kb", "wKB/o", "KB written per operation", "KB", False, _per_op("write_kb")),
+)  # fmt: skip
+
+
+def suite_tests(runs: list[RunDocument]) -> list[dict[str, Any]]:
+    """One entry per test (a campaign workload) in report order: group, then suite position.
+
+    Each holds the suite's names for it, its throughput unit and, per variant, the runs its
+    numbers rest on (analysis.repeats.counted_runs: the latest complete run of each repeat pass).
+    """
+    tests: dict[str, dict[str, Any]] = {}
+    for (_, variant, workload), cell in group_by_cell(runs).items():
+        counted = counted_runs(cell)
+        suite = counted[0]["workload"]["suite"]
+        test = tests.setdefault(
+            workload,
+            {
+                "workload": workload,
+                "suite": suite["name"],
+                "test": suite["test"],
+                "group": suite["group"],
+                "position": suite["position"],
+                "runs": {},
+            },
+        )
+        test["runs"][variant] = counted
+    for test in tests.values():
+        steps = [step for runs in test["runs"].values() for run in runs for step in run["steps"]]
+        test["unit"] = SCAN_UNIT if any("rows_per_s" in step for step in steps) else QPS_UNIT
+    group_order = list(GROUPS)
+    return sorted(
+        tests.values(),
+        key=lambda test: (group_order.index(test["group"]), test["position"], test["test"]),
+    )
+
+
+def _row(test: dict[str, Any], unit: str, cells: list[dict[str, Any]]) -> dict[str, Any]:
+    return {
+        "test": test["test"],
+        "workload": test["workload"],
+        "position": test["position"],
+        "unit": unit,
+        "cells": cells,
+    }
+
+
+def _grouped(tests_and_rows: list[tuple[dict[str, Any], dict[str, Any]]]) -> list[dict[str, Any]]:
+    """Rows under their group's title; the tests come in report order, so groups are runs."""
+    groups: list[dict[str, Any]] = []
+    for test, row in tests_and_rows:
+        if not groups or groups[-1]["group"] != test["group"]:
+            groups.append({"group": test["group"], "title": GROUPS[test["group"]], "rows": []})
+        groups[-1]["rows"].append(row)
+    return groups
+
+
+def _seconds_of(
+    metric: Metric, test: dict[str, Any]
+) -> Callable[[RunDocument, Step], list[float]] | None:
+    """Per-second samples of the throughput (the noise of a single repeat); a scan's rows/s
+    moves with its TPS, whose series is recorded. The per-operation costs have none."""
+    if metric is not THROUGHPUT:
+        return None
+    series = "tps" if test["unit"] == SCAN_UNIT else "qps"
+    return lambda run, step: kept_series(run, step, series)
+
+
+def level_tables(
+    tests: list[dict[str, Any]], variants: list[str], metric: Metric
+) -> dict[int, dict[str, Any]]:
+    """The metric at every thread level some test reached, {threads: table}; empty when no step
+    has the metric. A test absent at a level has no row there; a variant absent from a test has
+    a missing cell, and a base of zero or missing gives every other cell 'n/a'."""
+    stats = {
+        test["workload"]: {
+            variant: spread_by_threads(
+                test["runs"].get(variant, []), metric.value_of(test), _seconds_of(metric, test)
+            )
+            for variant in variants
+        }
+        for test in tests
+    }
+    levels = sorted(
+        {level for by_variant in stats.values() for by_level in by_variant.values()
+         for level in by_level}
+    )  # fmt: skip
+    tables = {}
+    for level in levels:
+        tests_and_rows = []
+        for test in tests:
+            at_level = {
+                variant: by_level.get(level, NO_STEP)
+                for variant, by_level in stats[test["workload"]].items()
+            }
+            if not any(cell["repeats"] for cell in at_level.values()):
+                continue
+            base = at_level[variants[0]]
+            cells = [
+                stat_cell(variant, at_level[variant], base, metric.higher_is_better)
+                for variant in variants
+            ]
+            tests_and_rows.append((test, _row(test, metric.unit or test["unit"], cells)))
+        rows = [row for _, row in tests_and_rows]
+        tables[level] = {
+            "metric": metric.key,
+            "short": metric.short,
+            "label": metric.label,
+            "unit": metric.unit,
+            "higher_is_better": metric.higher_is_better,
+            "threads": level,
+            "base": variants[0],
+            "variants": variants,
+            "most_repeats": most_repeats(rows),
+            "groups": _grouped(tests_and_rows),
+        }
+    return tables
+
+
+def _peak(by_level: dict[int, dict[str, Any]]) -> tuple[int | None, float | None]:
+    """(threads, median) of the highest median; the fewest threads on a tie."""
+    if not by_level:
+        return None, None
+    best = max(sorted(by_level), key=lambda level: by_level[level]["median"])
+    return best, by_level[best]["median"]
+
+
+def peak_table(tests: list[dict[str, Any]], variants: list[str]) -> dict[str, Any]:
+    """Per test and variant: the highest throughput (QPS, rows/s for a scan) and the highest TPS
+    over the thread levels, on repeat medians, each with the thread count that reached it."""
+    tests_and_rows = []
+    for test in tests:
+        cells = []
+        for variant in variants:
+            runs = test["runs"].get(variant, [])
+            threads, value = _peak(spread_by_threads(runs, headline_of(test)))
+            tps_threads, tps = _peak(spread_by_threads(runs, step_tps))
+            cells.append(
+                {
+                    "variant": variant,
+                    "value": value,
+                    "threads": threads,
+                    "tps": tps,
+                    "tps_threads": tps_threads,
+                }
+            )
+        tests_and_rows.append((test, _row(test, test["unit"], cells)))
+    return {"base": variants[0], "variants": variants, "groups": _grouped(tests_and_rows)}
+
+
+def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
+    """The suite tables of one campaign's runs; None when none of them belongs to a suite.
+
+    levels[]: per thread level, the throughput table and the efficiency tables (cpu/o, cs/o,
+    rKB/o, wKB/o; none when the steps lack per_op). Every table's cells carry both the value
+    and its ratio to the base, so templates choose the absolute or the relative view.
+    """
+    suite_runs = [run for run in runs if "suite" in run["workload"]]
+    if not suite_runs:
+        return None
+    variants = variant_order(suite_runs)
+    tests = suite_tests(suite_runs)
+    throughput = level_tables(tests, variants, THROUGHPUT)
+    efficiency = [level_tables(tests, variants, metric) for metric in EFFICIENCY]
+    levels = [
+        {
+            "threads": level,
+            "throughput": table,
+            "efficiency": [by_level[level] for by_level in efficiency if level in by_level],
+        }
+        for level, table in throughput.items()
+    ]
+    names = sorted({test["suite"] for test in tests})
+    counted_steps = [
+        step
+        for test in tests
+        for runs_of_variant in test["runs"].values()
+        for run in runs_of_variant
+        for step in run["steps"]
+    ]
+    return {
+        "names": names,
+        "base": variants[0],
+        "variants": variants,
+        "threads": list(throughput),
+        "most_repeats": max((table["most_repeats"] for table in throughput.values()), default=0),
+        "has_efficiency": any(level["efficiency"] for level in levels),
+        # What "o" is in cpu/o: a sysbench event (transaction); one query in single-statement tests.
+        "ops": sorted({step["per_op"]["op"] for step in counted_steps if "per_op" in step}),
+        "levels": levels,
+        "peak": peak_table(tests, variants) if PEAK_SUITES & set(names) else None,
+    }

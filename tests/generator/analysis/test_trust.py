@@ -1,0 +1,30 @@
+"""Per-step trust facts of a run (generator/analysis/trust.py) on hand-made steps."""
+
+from generator.analysis.trust import run_trust
+
+
+def run(tps: list[float], client: list[float], trim: int | None = None) -> dict:
+    step = {
+        "threads": 4,
+        "duration_s": float(len(tps)),
+        "tps": sum(tps) / len(tps),
+        "series": {"t": list(range(1, len(tps) + 1)), "tps": tps},
+        "monitor": {"series": {"client_cpu_pct": client}},
+    }
+    workload = {"client_cpu_affinity": [1]} | ({"trim_seconds": trim} if trim is not None else {})
+    return {"workload": workload, "host": {"cpu_threads": 2}, "steps": [step, {"name": "l.i0"}]}
+
+
+def test_warm_up_is_cut_and_the_rest_judged():
+    tps = [10.0, 50.0] + [100.0, 102.0, 98.0, 101.0, 99.0] * 4  # 22 s: the default cuts 2 s
+    (trust,) = run_trust(run(tps, client=[50.0] * 22))
+    assert trust["trim_s"] == 2 and trust["seconds"] == 20 and trust["tps_kept"] == 100.0
+    assert trust["steady"] is True
+    assert trust["client"] == {"cpu_pct": 50.0, "cpus": 1, "saturated": False}
+
+
+def test_campaign_override_and_a_saturated_pinned_client():
+    tps = [10.0, 50.0] + [100.0] * 8
+    (trust,) = run_trust(run(tps, client=[95.0] * 10, trim=0))
+    assert trust["trim_s"] == 0 and trust["tps_kept"] == 86.0
+    assert trust["client"]["saturated"] is True

@@ -1,0 +1,81 @@
+"""Figures and generated Hugo inputs, computed from the fixture runs (tests/fixtures/runs)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import plotly.offline
+
+from generator.analysis.trust import run_trust
+from generator.figures.sweep import campaign_figures, run_figures
+from generator.hugo.build_tree import hugo_inputs
+from generator.pages.campaign import summarize_campaigns
+from tests.helpers.paths import REPO
+
+
+def test_run_figures_plot_each_step(fixture_runs):
+    for _, run in fixture_runs:
+        if not run["steps"] or run["workload"]["tool"] == "ibench":  # test_generator_ibench.py
+            continue
+        threads = [step["threads"] for step in run["steps"]]
+        figures = {name: json.loads(fig.to_json()) for name, fig in run_figures(run).items()}
+        tps = figures["tps"]
+        assert tps["data"][0]["x"] == threads
+        assert tps["data"][0]["y"] == [step["tps"] for step in run["steps"]]
+        assert tps["layout"]["xaxis"]["tickvals"] == threads
+        p95 = next(trace for trace in figures["latency"]["data"] if trace["name"] == "p95")
+        assert p95["y"] == [step["latency_ms"]["p95"] for step in run["steps"]]
+        series = figures["series"]["data"]
+        assert [trace["y"] for trace in series] == [s["series"]["tps"] for s in run["steps"]]
+
+
+def test_unstable_steps_are_crosses_on_the_tps_curve(fixture_runs):
+    marked = 0
+    for _, run in fixture_runs:
+        if not run["steps"] or run["workload"]["tool"] == "ibench":
+            continue
+        trust = run_trust(run)
+        line = json.loads(run_figures(run, trust)["tps"].to_json())["data"][0]
+        unstable = [entry["steady"] is False for entry in trust]
+        if any(unstable):
+            assert line["marker"]["symbol"] == ["x" if u else "circle" for u in unstable]
+            marked += 1
+        else:
+            assert "marker" not in line
+    assert marked  # the fixture runs have unstable steps (measured on a shared 2-core VM)
+
+
+def test_campaign_figures_have_a_line_per_variant(fixture_runs):
+    for summary in summarize_campaigns([run for _, run in fixture_runs]):
+        for workload in summary["workloads"]:
+            figure = json.loads(campaign_figures(workload)["tps"].to_json())
+            assert [trace["name"] for trace in figure["data"]] == workload["variants"]
+
+
+def test_figure_json_is_small_plain_and_deterministic(fixture_runs):
+    first = hugo_inputs(fixture_runs)
+    second = hugo_inputs(fixture_runs)
+    assert first == second
+    figures = {rel: content for rel, content in first.items() if rel.startswith("assets/figures/")}
+    assert figures
+    for rel, content in figures.items():
+        text = content.decode()
+        # Plain lists, not base64 typed arrays; no 7 KB default template in every file.
+        assert "bdata" not in text, rel
+        assert "colorway" not in text, rel
+
+
+def test_generated_downloads_are_the_run_files(fixture_runs):
+    files = hugo_inputs(fixture_runs)
+    for path, run in fixture_runs:
+        assert files[f"static/runs/{run['id']}/run.json"] == path.read_bytes()
+        assert files[f"static/runs/{run['id']}/my.cnf"].decode() == run["server"]["my_cnf"]
+
+
+def test_vendored_plotly_js_matches_plotly_py():
+    # The basic bundle, committed by tools/fetch-plotly.sh; its header names the version.
+    vendored = (REPO / "site" / "assets" / "vendor" / "plotly-basic.min.js").read_bytes()
+    header = re.search(rb"plotly\.js \(basic - minified\) v(\d+\.\d+\.\d+)", vendored[:200])
+    assert header is not None
+    assert header.group(1).decode() == plotly.offline.get_plotlyjs_version()

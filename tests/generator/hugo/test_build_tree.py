@@ -1,0 +1,37 @@
+"""The build dir and the Hugo config overlay the generator writes."""
+
+from __future__ import annotations
+
+import tomllib
+
+from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.command import SITE_DIR, overlay_mounts
+from tests.helpers.paths import REPO
+
+
+def test_overlay_for_the_defaults_equals_hugo_toml():
+    # So plain `hugo build -s site` after a generator run builds the same site as build_site.
+    config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
+    expected = [
+        {**mount, "source": str((SITE_DIR / mount["source"]).resolve())}
+        for mount in config["module"]["mounts"]
+    ]
+    assert overlay_mounts([REPO / "data"], REPO / "build") == expected
+
+
+def test_overlay_mounts_the_runs_of_every_data_dir(tmp_path):
+    mounts = overlay_mounts([tmp_path / "a", tmp_path / "b"], tmp_path / "build")
+    runs = [mount["source"] for mount in mounts if mount["target"] == "data/runs"]
+    assert runs == [str(tmp_path / "a" / "runs"), str(tmp_path / "b" / "runs")]
+    assert all(not mount["source"].startswith(str(REPO / "build")) for mount in mounts)
+
+
+def test_sync_tree_drops_the_files_of_a_removed_run(tmp_path, fixture_runs):
+    runs = fixture_runs[:3]  # a few suffice, and keep the three generations short
+    sync_tree(tmp_path, hugo_inputs(runs))
+    removed = runs[0].doc["id"]
+    assert (tmp_path / "static" / "runs" / removed / "run.json").is_file()
+    assert sync_tree(tmp_path, hugo_inputs(runs)) == 0
+    sync_tree(tmp_path, hugo_inputs(runs[1:]))
+    assert not (tmp_path / "static" / "runs" / removed).exists()
+    assert not (tmp_path / "assets" / "figures" / "runs" / removed).exists()
