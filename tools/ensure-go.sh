@@ -17,8 +17,8 @@ at_least() {
 if ! command -v go >/dev/null; then
   echo "installing Debian's golang-go package" >&2
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends golang-go >&2
 fi
 go=$(command -v go)
 if at_least "$go" "$wanted"; then

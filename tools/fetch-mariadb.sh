@@ -23,8 +23,8 @@ fi
 if ! command -v mvn >/dev/null; then
   echo "installing Debian's maven package" >&2
   sudo=$([ "$(id -u)" = 0 ] || echo sudo)
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >&2
 fi
 # Plugin versions pinned so the same Maven goals run on every machine.
 mvn_goal() {
