@@ -26,7 +26,8 @@ if ! command -v mvn >/dev/null; then
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >&2
 fi
-# Plugin versions pinned so the same Maven goals run on every machine.
+# Maven's output goes to stderr: stdout carries only the basedir's path. Each goal names its plugin
+# version, so every machine runs the same goals.
 mvn_goal() {
   mvn --batch-mode --quiet "$@" >&2
 }
