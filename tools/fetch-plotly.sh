@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Vendor plotly.js's basic bundle (scatter, bar, pie: every trace type the site draws) from the
 # npm registry into site/assets/vendor/, where it is committed so builds need no network.
+# npm itself downloads the package, so the registry and proxy of the user's npm settings apply.
 # The version must be the one plotly.py bundles: figures are checked against that schema
 # (tests/generator/test_figures.py compares the two).
 # Usage: tools/fetch-plotly.sh [VERSION]   (default 4.1.1)
@@ -17,15 +18,15 @@ if [ -z "${integrity[$version]:-}" ]; then
 fi
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-url="https://registry.npmjs.org/plotly.js-basic-dist-min/-/plotly.js-basic-dist-min-$version.tgz"
-echo "fetching $url" >&2
-curl -fsSL -o "$scratch/package.tgz" "$url"
-got="sha512-$(python3 -c 'import base64, hashlib, sys; print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' "$scratch/package.tgz")"
+package="plotly.js-basic-dist-min@$version"
+echo "fetching $package with npm" >&2
+packed=$(cd "$scratch" && npm pack "$package" --json --silent)
+read -r tarball got < <(python3 -c 'import json, sys; [p] = json.load(sys.stdin); print(p["filename"], p["integrity"])' <<<"$packed")
 if [ "$got" != "${integrity[$version]}" ]; then
-  echo "integrity mismatch for $url: got $got" >&2
+  echo "integrity mismatch for $package: got $got" >&2
   exit 1
 fi
-tar -xzf "$scratch/package.tgz" -C "$scratch" package/plotly-basic.min.js
+tar -xzf "$scratch/$tarball" -C "$scratch" package/plotly-basic.min.js
 mkdir -p site/assets/vendor
 mv "$scratch/package/plotly-basic.min.js" site/assets/vendor/plotly-basic.min.js
 echo "$PWD/site/assets/vendor/plotly-basic.min.js"

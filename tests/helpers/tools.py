@@ -9,7 +9,7 @@ GO_TOOL_TIMEOUT_S = 600
 
 
 TOOL_SOURCES = {
-    "go": "Go >= the `go` line of tools/go.mod (CI: actions/setup-go)",
+    "go": "Go >= the `go` line of tools/go.mod (`tools/ensure-go.sh` prints one; CI: setup-go)",
     "shellcheck": "Debian's `shellcheck` package (`make test` installs it)",
 }
 

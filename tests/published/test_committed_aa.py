@@ -1,4 +1,4 @@
-"""Issue 8's bar on the committed A/A campaign (campaigns/trust-aa-binlog.toml): comparing a
+"""The trust rules' bar on the committed A/A campaign (campaigns/trust-aa-binlog.toml): comparing a
 my.cnf with itself colours no cell, while sync_binlog=1 on Update-NoKey is coloured, each cell
 with the interval its repeats give."""
 

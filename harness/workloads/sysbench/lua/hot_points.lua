@@ -7,10 +7,7 @@ local bench = require("mybench_common")
 
 bench.install({
    name = "hot_points",
-   sql = function(tname)
-      return string.format("SELECT c FROM %s WHERE id IN (%s)", tname,
-         bench.markers(sysbench.opt.random_points))
-   end,
+   sql = bench.in_random_points("SELECT c FROM %s WHERE id IN (%s)"),
    binds = function()
       return bench.repeated(bench.INT, sysbench.opt.random_points)
    end,

@@ -62,6 +62,14 @@ function bench.markers(n)
    return string.rep("?", n, ", ")
 end
 
+-- The statement builder of a test on --random-points ids: sql_format's first %s is the table
+-- name, its second the list of markers.
+function bench.in_random_points(sql_format)
+   return function(tname)
+      return string.format(sql_format, tname, bench.markers(opt().random_points))
+   end
+end
+
 function bench.repeated(value, n)
    local list = {}
    for i = 1, n do
@@ -287,10 +295,8 @@ end
 function bench.in_list(name, columns, column)
    bench.install({
       name = name,
-      sql = function(tname)
-         return string.format("SELECT %s FROM %s WHERE %s IN (%s)", columns, tname, column,
-            bench.markers(opt().random_points))
-      end,
+      sql = bench.in_random_points(string.format("SELECT %s FROM %%s WHERE %s IN (%%s)", columns,
+         column)),
       binds = function()
          return bench.repeated(bench.INT, opt().random_points)
       end,

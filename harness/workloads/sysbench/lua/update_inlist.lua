@@ -6,10 +6,7 @@ local bench = require("mybench_common")
 
 bench.install({
    name = "update_inlist",
-   sql = function(tname)
-      return string.format("UPDATE %s SET c = ? WHERE id IN (%s)", tname,
-         bench.markers(sysbench.opt.random_points))
-   end,
+   sql = bench.in_random_points("UPDATE %s SET c = ? WHERE id IN (%s)"),
    binds = function()
       local binds = { bench.C_VALUE }
       for i = 1, sysbench.opt.random_points do

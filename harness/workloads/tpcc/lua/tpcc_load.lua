@@ -36,6 +36,21 @@ local function fk(set, name, columns, parent, parent_columns)
       columns, parent, set, parent_columns)
 end
 
+-- The columns warehouse and district share, each with its own prefix ("w", "d"): a name, an
+-- address, the sales tax and the year-to-date balance.
+local function name_to_ytd(prefix)
+   return (string.gsub([[
+  @_name VARCHAR(10),
+  @_street_1 VARCHAR(20),
+  @_street_2 VARCHAR(20),
+  @_city VARCHAR(20),
+  @_state CHAR(2),
+  @_zip CHAR(9),
+  @_tax DECIMAL(4,2),
+  @_ytd DECIMAL(12,2),
+]], "@", prefix))
+end
+
 local function ddl(set)
    local history_id, history_pk = "", ""
    if base.opt().force_pk == 1 then
@@ -51,30 +66,9 @@ local function ddl(set)
   i_price DECIMAL(5,2),
   i_data VARCHAR(50),
   PRIMARY KEY (i_id)]],
-      warehouse = [[
-  w_id SMALLINT NOT NULL,
-  w_name VARCHAR(10),
-  w_street_1 VARCHAR(20),
-  w_street_2 VARCHAR(20),
-  w_city VARCHAR(20),
-  w_state CHAR(2),
-  w_zip CHAR(9),
-  w_tax DECIMAL(4,2),
-  w_ytd DECIMAL(12,2),
-  PRIMARY KEY (w_id)]],
-      district = [[
-  d_id TINYINT NOT NULL,
-  d_w_id SMALLINT NOT NULL,
-  d_name VARCHAR(10),
-  d_street_1 VARCHAR(20),
-  d_street_2 VARCHAR(20),
-  d_city VARCHAR(20),
-  d_state CHAR(2),
-  d_zip CHAR(9),
-  d_tax DECIMAL(4,2),
-  d_ytd DECIMAL(12,2),
-  d_next_o_id INT,
-  PRIMARY KEY (d_w_id, d_id)]] .. fk(s, "district_w", "d_w_id", "warehouse", "w_id"),
+      warehouse = "  w_id SMALLINT NOT NULL,\n" .. name_to_ytd("w") .. "  PRIMARY KEY (w_id)",
+      district = "  d_id TINYINT NOT NULL,\n  d_w_id SMALLINT NOT NULL,\n" .. name_to_ytd("d")
+         .. "  d_next_o_id INT,\n  PRIMARY KEY (d_w_id, d_id)" .. fk(s, "district_w", "d_w_id", "warehouse", "w_id"),
       customer = [[
   c_id INT NOT NULL,
   c_d_id TINYINT NOT NULL,

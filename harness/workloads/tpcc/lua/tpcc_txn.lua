@@ -30,6 +30,12 @@ local function customer_by_name(con, set, w, d)
    return tonumber(ids[math.ceil(#ids / 2)][1])
 end
 
+-- Every transaction that gets to its end commits.
+local function commit(con)
+   con:query("COMMIT")
+   return "commit"
+end
+
 local function pick_customer(con, set, w, d)
    if rand(1, 100) <= 60 then
       return customer_by_name(con, set, w, d)
@@ -120,8 +126,7 @@ function txn.new_order(con, set, w)
          .. "%d, %s, '%s')", t("order_line", set), o_id, d, w, n, line.item, line.supply,
          line.quantity, amount_text, stock[3]))
    end
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -165,20 +170,19 @@ function txn.payment(con, set, w)
    con:query(format("INSERT INTO %s (h_c_d_id, h_c_w_id, h_c_id, h_d_id, h_w_id, h_date, h_amount, "
       .. "h_data) VALUES (%d, %d, %d, %d, %d, NOW(), %s, '%s    %s')", t("history", set), c_d, c_w,
       c, d, w, amount, warehouse[6], district[6]))
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- ---------------------------------------------------------------------------------------------
 -- Order-Status (read only)
 
 function txn.order_status(con, set, w)
-   local spec = base.spec()
    local d = rand(1, 10)
    con:query("BEGIN")
    local c = pick_customer(con, set, w, d)
    base.row(con, format("SELECT c_balance, c_first, c_middle, c_last FROM %s WHERE c_w_id = %d "
       .. "AND c_d_id = %d AND c_id = %d", t("customer", set), w, d, c))
+   local spec = base.spec()
    -- COMPAT: no LIMIT (every order of the customer comes back) and the lines are looked up
    -- with the district number in place of the order id.
    local order = base.row(con, format("SELECT o_id, o_carrier_id, o_entry_d FROM %s WHERE o_w_id = "
@@ -190,8 +194,7 @@ function txn.order_status(con, set, w)
          .. "FROM %s WHERE ol_w_id = %d AND ol_d_id = %d AND ol_o_id = %d", t("order_line", set), w,
          d, lines_of))
    end
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -222,8 +225,7 @@ function txn.delivery(con, set, w)
          end
       end
    end
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -239,8 +241,7 @@ function txn.stock_level(con, set, w)
       .. "ol_d_id = %d AND ol_o_id < %d AND ol_o_id >= %d AND s_w_id = %d AND s_i_id = ol_i_id AND "
       .. "s_quantity < %d", t("order_line", set), t("stock", set), w, d, next_o, next_o - 20, w,
       threshold))
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- ---------------------------------------------------------------------------------------------
@@ -270,8 +271,7 @@ function txn.purge(con, set, w)
          end
       end
    end
-   con:query("COMMIT")
-   return "commit"
+   return commit(con)
 end
 
 -- Transaction types in the order of the draw: uniform(1, 23) (24 with purge) picks

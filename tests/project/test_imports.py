@@ -1,0 +1,177 @@
+"""Every module of the project's packages imports on its own, and none imports itself back.
+
+A module that only imports when another one was imported first, or two modules that import
+each other, work until someone changes the order of imports somewhere else. The cycle check
+reads the source with `ast` rather than importing it, so that it sees every import: at the top
+level, inside functions, and under `if TYPE_CHECKING:` alike.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from tests.helpers.paths import REPO
+
+PACKAGES = ("harness", "generator", "contract")
+IMPORT_TIMEOUT_S = 120
+
+
+def module_files() -> dict[str, Path]:
+    """Dotted module name -> source file, for every module of the project's packages."""
+    modules = {}
+    for package in PACKAGES:
+        for path in sorted((REPO / package).rglob("*.py")):
+            parts = path.relative_to(REPO).with_suffix("").parts
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            modules[".".join(parts)] = path
+    return modules
+
+
+def imported_names(module: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules `module` imports anywhere in its source, relative imports resolved."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                package = module.split(".")
+                if not is_package:
+                    package = package[:-1]
+                package = package[: len(package) - (node.level - 1)]
+                base = ".".join([*package, *([base] if base else [])])
+            # `from pkg import name` imports the module pkg.name when there is one.
+            targets = [
+                f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base
+                for alias in node.names
+            ]
+        else:
+            continue
+        for target in targets:
+            # `import a.b.c` of a name below a module (a.b.c is an attribute) counts as a.b.
+            while target and target not in modules:
+                target = target.rpartition(".")[0]
+            if target and target != module:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = module_files()
+    return {name: imported_names(name, path, modules) for name, path in modules.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """One cycle through each strongly connected group of modules (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[set[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for successor in sorted(graph[node]):
+            if successor not in index:
+                visit(successor)
+                low[node] = min(low[node], low[successor])
+            elif successor in on_stack:
+                low[node] = min(low[node], index[successor])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(group)
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return [cycle_within(graph, group) for group in groups]
+
+
+def cycle_within(graph: dict[str, set[str]], group: set[str]) -> list[str]:
+    """A shortest path from the group's first module back to itself, inside the group."""
+    start = min(group)
+    paths = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for node in frontier:
+            for successor in sorted(graph[node] & group):
+                if successor == start:
+                    return [*paths[node], start]
+                if successor not in paths:
+                    paths[successor] = [*paths[node], successor]
+                    following.append(successor)
+        frontier = following
+    raise AssertionError(f"{sorted(group)} is not strongly connected")
+
+
+def import_alone(module: str) -> str | None:
+    """None when `module` imports in a fresh interpreter, else what the interpreter said."""
+    result = subprocess.run(
+        [sys.executable, "-c", f"import {module}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=IMPORT_TIMEOUT_S,
+        check=False,
+    )
+    return None if result.returncode == 0 else result.stderr.strip().splitlines()[-1]
+
+
+def test_every_module_imports_on_its_own() -> None:
+    modules = sorted(module_files())
+    with ThreadPoolExecutor() as pool:
+        errors = dict(zip(modules, pool.map(import_alone, modules), strict=True))
+
+    failing = {module: error for module, error in errors.items() if error}
+    assert not failing, "modules that do not import on their own:\n" + "\n".join(
+        f"  {module}: {error}" for module, error in failing.items()
+    )
+
+
+def test_no_import_cycle() -> None:
+    found = cycles(import_graph())
+
+    assert not found, "import cycles:\n" + "\n".join("  " + " -> ".join(cycle) for cycle in found)
+
+
+def test_cycle_check_sees_every_kind_of_import(tmp_path: Path) -> None:
+    # Canary on a made-up package: a cycle closed by a relative import inside a function and
+    # one closed under TYPE_CHECKING must both be found.
+    package = tmp_path / "pkg"
+    package.mkdir()
+    sources = {
+        "__init__.py": "",
+        "a.py": "def f():\n    from . import b\n",
+        "b.py": "from pkg.c import thing\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import f\n",
+        "d.py": "import pkg.e\n",
+        "e.py": "from pkg import d\n",
+    }
+    modules = {}
+    for name, text in sources.items():
+        (package / name).write_text(text, encoding="utf-8")
+        module = "pkg" if name == "__init__.py" else f"pkg.{name[:-3]}"
+        modules[module] = package / name
+    graph = {name: imported_names(name, path, modules) for name, path in modules.items()}
+
+    assert sorted(cycles(graph)) == [
+        ["pkg.a", "pkg.b", "pkg.c", "pkg.a"],
+        ["pkg.d", "pkg.e", "pkg.d"],
+    ]
