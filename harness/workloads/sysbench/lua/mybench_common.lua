@@ -1,5 +1,5 @@
 -- mybench_common: shared machinery for the project's sysbench 1.0.20 tests (Mark Callaghan's
--- microbenchmarks, workloads.md W3). Written for this project; it does not include or load
+-- microbenchmarks that stock sysbench lacks). Written for this project; it does not include or load
 -- sysbench's own oltp_common.lua.
 --
 -- Data: tables sbtest1..sbtestN with the same definition, value formats and secondary index

@@ -1,4 +1,4 @@
--- tpcc: a TPC-C-like workload for sysbench 1.0.20 (workloads.md W4), written for this project.
+-- tpcc: a TPC-C-like workload for sysbench 1.0.20, written for this project.
 -- Not TPC-C: unaudited, no keying or think times, no terminals bound to warehouses.
 --
 --   sysbench tpcc.lua --scale=1 --tables=2 --threads=2 prepare      # parallel load
@@ -9,7 +9,8 @@
 -- --tpcc_mode=compat (default) reproduces sysbench-tpcc's mix, access pattern and quirks so
 -- results compare with published sysbench-tpcc numbers; --tpcc_mode=spec fixes the quirks.
 -- Every run thread prints one "tpcc-stats {json}" line when it ends (per-type counts,
--- rollbacks, retries, latency histogram); harness/tpcc.py adds them up.
+-- rollbacks, retries, latency histogram); harness/workloads/tpcc/output.py adds
+-- them up.
 
 -- The modules live next to this file; sysbench does not put the script's directory on
 -- package.path, so add it (works from any working directory, no LUA_PATH needed).

@@ -1,6 +1,6 @@
 -- tpcc_base: options, names, random draws and SQL helpers shared by the TPC-C-like workload
--- (workloads.md W4). Written for this project from the W4 description and the TPC-C
--- specification's public definitions (NURand, last-name syllables); no sysbench-tpcc code.
+-- (in the style of sysbench-tpcc: several table sets, each a full TPC-C schema). Written for
+-- this project from the TPC-C specification's public definitions (NURand, last-name syllables); no sysbench-tpcc code.
 
 local ffi = require("ffi")
 local bit = require("bit")
@@ -89,7 +89,8 @@ function base.rand_digits(len)
    return sysbench.rand.string(string.rep("#", len))
 end
 
--- A repetitive, compressible string: n copies of one random letter (W4 load rule).
+-- A repetitive, compressible string: n copies of one random letter (how the load fills the long
+-- text columns c_data, ol_dist_info and s_dist_xx).
 function base.repeated_letter(n)
    return string.rep(sysbench.rand.string("@"), n)
 end

@@ -1,4 +1,4 @@
--- tpcc_check: the consistency conditions of TPC-C clause 3.3.2 (workloads.md section 4) and
+-- tpcc_check: the consistency conditions of TPC-C clause 3.3.2 and
 -- the population row counts, per table set. Written for this project.
 --
 -- check is a parallel command: thread t checks sets t+1, t+1+T, ... Every condition of every

@@ -1,4 +1,4 @@
--- tpcc_load: tables, parallel load and cleanup of the TPC-C-like workload (workloads.md W4).
+-- tpcc_load: tables, parallel load and cleanup of the TPC-C-like workload.
 -- Written for this project.
 --
 -- prepare is a parallel command. Phase 1: loader t creates the tables of sets t+1, t+1+T, ...

@@ -5,8 +5,8 @@
 -- yet another state, so the threads cannot share a table. Each thread counts for itself and
 -- prints one line at thread_done:
 --   tpcc-stats {"thread": 0, "mode": "compat", "types": {"new_order": {...}, ...}}
--- which harness/tpcc.py sums over the threads. Latency buckets are logarithmic: bucket b
--- holds latencies in [2^(b/32), 2^((b+1)/32)) microseconds (2.2 % wide).
+-- which harness/workloads/tpcc/output.py sums over the threads. Latency buckets are
+-- logarithmic: bucket b holds latencies in [2^(b/32), 2^((b+1)/32)) microseconds (2.2 % wide).
 
 local base = require("tpcc_base")
 

@@ -1,6 +1,5 @@
 -- tpcc_txn: the five TPC-C-like transactions (and the optional purge) for one connection.
--- Written for this project from the TPC-C transaction profiles and the W4 notes in
--- workloads.md. Every function runs one whole transaction on table set `set`, home
+-- Written for this project from the TPC-C transaction profiles (clause 2). Every function runs one whole transaction on table set `set`, home
 -- warehouse `w`, and returns "commit" or "rollback" (a user rollback: New-Order's unused
 -- item). Differences between --tpcc_mode=compat and spec are marked COMPAT.
 
