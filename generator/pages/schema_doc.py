@@ -11,9 +11,8 @@ from typing import Any
 from contract._validate import SCHEMA_PATH as RUN_SCHEMA_PATH
 
 # The harness owns the campaign schema; the guide only documents it.
-CAMPAIGN_SCHEMA_PATH = (
-    Path(__file__).resolve().parents[2] / "harness" / "campaign" / "campaign.schema.json"
-)
+REPO = Path(__file__).resolve().parents[2]
+CAMPAIGN_SCHEMA_PATH = REPO / "harness" / "campaign" / "campaign.schema.json"
 SCHEMAS = {"campaign": CAMPAIGN_SCHEMA_PATH, "run": RUN_SCHEMA_PATH}
 BRANCHES = ("allOf", "anyOf", "oneOf", "then", "else")  # where else a key can be declared
 LONG_ENUM = 4  # beyond this many values, the type column says "string" and the values go below
@@ -148,7 +147,7 @@ def schema_docs() -> dict[str, dict[str, Any]]:
         schema = json.loads(path.read_text())
         docs[name] = {
             "title": schema.get("title", name),
-            "file": f"{path.parent.name}/{path.name}",
+            "file": path.relative_to(REPO).as_posix(),  # where a reader finds it in the repository
             "rows": schema_rows(schema),
         }
     return docs
