@@ -28,7 +28,7 @@ from harness.servers.existing.option_files import read_password
 from harness.servers.existing.option_values import fragment
 from harness.servers.existing.variants import AppliedVariant, VariantApplication, global_variables
 from harness.servers.mycnf import option_key
-from harness.servers.products import DISPLAY_NAMES, Product
+from harness.servers.products.identity import DISPLAY_NAMES, Product
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import REDACTED, client_command, redact_secrets, server_product
 from harness.workloads.sysbench.commands import Target
