@@ -25,9 +25,12 @@ from harness.measure import counters, host
 from harness.run.document import CampaignFacts, StartingData
 from harness.run.publish import publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
-from harness.servers import compiled_defaults, mycnf, products
+from harness.servers import compiled_defaults, mycnf
 from harness.servers.existing.server import ExistingServer
 from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
+from harness.servers.products.data_options import data_shaping_options, init_time_options
+from harness.servers.products.differing_defaults import default_differences
+from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server as RunningServer
 from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
@@ -175,7 +178,7 @@ class CampaignRun:
         set_anywhere = {
             name for text in self.tuned.values() for name in mycnf.server_options(text)
         }
-        notes += products.default_differences(
+        notes += default_differences(
             {label: binaries.product for label, binaries in self.binaries.items()}, set_anywhere
         )
         return notes
@@ -406,9 +409,7 @@ class CampaignRun:
         """The loaded datadir this variant's group starts from, loading it when no earlier
         variant with the same data options did."""
         product = self.binaries[server.label].product
-        data_option_names = products.init_time_options(product) | products.data_shaping_options(
-            product
-        )
+        data_option_names = init_time_options(product) | data_shaping_options(product)
         data_options = {
             name: value
             for name, value in mycnf.server_options(self.tuned[label]).items()
@@ -474,7 +475,7 @@ def quiesce_for_copy(box: Sandbox) -> None:
     with box.connect() as conn, conn.cursor() as cursor:
         cursor.execute("SELECT @@log_bin")
         if cursor.fetchone()[0]:
-            cursor.execute(products.binlog_reset_statement(box.release))
+            cursor.execute(binlog_reset_statement(box.release))
         cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
 
 

@@ -15,7 +15,7 @@ from typing import Protocol, Self
 import pymysql
 
 from harness.errors import ServerGoneError
-from harness.servers.products import Product
+from harness.servers.products.identity import Product
 from harness.workloads.sysbench.commands import Target
 
 

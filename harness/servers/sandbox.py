@@ -21,8 +21,11 @@ from pathlib import Path
 import pymysql
 
 from harness.errors import ServerGoneError, ServerStartError, UserError
-from harness.servers import mycnf, pinning, products
+from harness.servers import mycnf, pinning
 from harness.servers.pristine import copy_datadir
+from harness.servers.products.basedir import find_binaries, init_argv
+from harness.servers.products.identity import Product, probe
+from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, redact_secrets, server_product
 from harness.workloads.sysbench import commands as sysbench
@@ -39,9 +42,9 @@ NEARLY_FULL_BYTES = 16 * 2**20  # less than an empty datadir needs
 
 def free_loopback_port() -> int:
     """A port the kernel just handed out on 127.0.0.1 (its ephemeral range never holds 3306)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        return listener.getsockname()[1]
 
 
 @dataclass(frozen=True)
@@ -49,19 +52,19 @@ class Binaries:
     server: Path
     install_db: Path | None  # MariaDB's installer; MySQL initialises with mysqld itself
     basedir: Path
-    product: products.Product
+    product: Product
 
     @classmethod
     def find(cls, basedir: Path) -> Binaries:
         """Debian puts mariadbd in /usr/sbin and the installer in /usr/bin; tarballs use bin/
         and scripts/. The product and version come from the server's own --version."""
-        server, install_db = products.find_binaries(basedir)
-        product = products.probe(server)
-        products.init_argv(product, server, install_db, Path("my.cnf"))  # refuses what can't
+        server, install_db = find_binaries(basedir)
+        product = probe(server)
+        init_argv(product, server, install_db, Path("my.cnf"))  # refuses what can't
         return cls(server, install_db, basedir, product)
 
     def init_argv(self, defaults_file: Path) -> list[str]:
-        return products.init_argv(self.product, self.server, self.install_db, defaults_file)
+        return init_argv(self.product, self.server, self.install_db, defaults_file)
 
 
 def filesystem_full(path: Path, log_text: str) -> bool:
@@ -101,7 +104,7 @@ class Sandbox(ServerBase):
         return self.datadir_at or self.workdir / "datadir"
 
     @property
-    def release(self) -> products.Product:
+    def release(self) -> Product:
         """Product and version, for statements that differ between them."""
         return self.binaries.product
 
@@ -345,7 +348,7 @@ def preflight(binaries: Binaries, tuned_mycnf: str, label: str) -> None:
     logged = [line for line in output.splitlines() if LOGGED_ERROR.search(line)]
     if result.returncode != 0 or logged:
         lines = logged or error_lines(output)
-        hints = (products.option_hint(binaries.product, name) for name in _rejected(lines))
+        hints = (option_hint(binaries.product, name) for name in _rejected(lines))
         lines += [f"hint: {hint}" for hint in hints if hint]
         raise ServerStartError(f"variant {label}: {binaries.server} rejects its my.cnf", lines)
 
@@ -363,7 +366,7 @@ def option_notes(binaries: Binaries, tuned_mycnf: str, label: str) -> list[str]:
     (a removed option that does nothing, log_bin = OFF naming a binary log ...)."""
     notes = []
     for name, value in mycnf.server_options(tuned_mycnf).items():
-        hint = products.option_hint(binaries.product, f"{name}={value}")
+        hint = option_hint(binaries.product, f"{name}={value}")
         if hint:
             notes.append(f"variant {label} ({binaries.product.label}): {hint}")
     return notes

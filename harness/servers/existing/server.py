@@ -1,7 +1,7 @@
 """A running MariaDB/MySQL server the harness connects to but did not start (kind = "existing").
 
-It implements the Server protocol (servers/protocol.py) plus variant handling for a server whose
-my.cnf the harness does not own (variants.py): dynamic options are set with SET GLOBAL and
+It implements the Server protocol (servers/protocol.py) and holds a VariantApplier (variants.py)
+for a server whose my.cnf the harness does not own: dynamic options are set with SET GLOBAL and
 restored afterwards; options that need a restart go through the campaign's restart_command with
 a my.cnf fragment.
 
@@ -15,20 +15,23 @@ from __future__ import annotations
 import re
 import socket
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Self
 
 import psutil
 import pymysql
 
-from harness.campaign.load import Server
+from harness.campaign.load import OptionValue, Server
 from harness.errors import UserError
 from harness.servers import pinning
 from harness.servers.existing.option_files import read_password
 from harness.servers.existing.option_values import fragment
-from harness.servers.existing.variants import AppliedVariant, VariantApplication, global_variables
+from harness.servers.existing.variants import VariantApplier
 from harness.servers.mycnf import option_key
-from harness.servers.products import DISPLAY_NAMES, Product
+from harness.servers.products.identity import DISPLAY_NAMES, Product
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import REDACTED, client_command, redact_secrets, server_product
 from harness.workloads.sysbench.commands import Target
@@ -42,7 +45,7 @@ ER_ACCESS_DENIED = 1045
 
 
 @dataclass
-class ExistingServer(VariantApplication, ServerBase):
+class ExistingServer(ServerBase):
     """A running server reached by host/port or unix socket with `user`; never started or
     stopped by the harness. Use as a context manager: entering checks that it answers with
     these credentials (UserError with one line otherwise) and reads what it is."""
@@ -63,8 +66,7 @@ class ExistingServer(VariantApplication, ServerBase):
     _variables: dict[str, str] = field(default_factory=dict, init=False, repr=False)
     _pid: int | None = field(default=None, init=False)
     _datadir: Path | None = field(default=None, init=False)
-    _applied: AppliedVariant | None = field(default=None, init=False, repr=False)
-    _fragment_active: bool = field(default=False, init=False)  # restarted with our fragment
+    variants: VariantApplier = field(init=False, repr=False)
 
     @classmethod
     def from_campaign(cls, server: Server, workdir: Path) -> ExistingServer:
@@ -82,6 +84,9 @@ class ExistingServer(VariantApplication, ServerBase):
 
     def __post_init__(self) -> None:
         self._password = read_password(self.label, self.password_env, self.option_file)
+        self.variants = VariantApplier(
+            self, self.restart_command, self.restart_timeout_s, self.ready_timeout_s
+        )
 
     # -- credentials and connection --
 
@@ -96,14 +101,14 @@ class ExistingServer(VariantApplication, ServerBase):
             return f"the password from {self.option_file}"
         return "no password"
 
-    def _scrub(self, text: str) -> str:
+    def scrub(self, text: str) -> str:
         """Belt and braces: no message of ours carries the password, whatever quoted it."""
         if self._password and len(self._password) >= MIN_SCRUBBED:
             text = text.replace(self._password, REDACTED)
         return text
 
-    def _error(self, message: str) -> UserError:
-        return UserError(self._scrub(message))
+    def error(self, message: str) -> UserError:
+        return UserError(self.scrub(message))
 
     def connect_args(self) -> dict[str, object]:
         """pymysql.connect keywords, password included: for connections only, never recorded."""
@@ -133,12 +138,12 @@ class ExistingServer(VariantApplication, ServerBase):
             )
         return f"server {self.label}: cannot connect to {self.where}: {detail}"
 
-    def _checked_connect(self) -> pymysql.connections.Connection:
+    def checked_connect(self) -> pymysql.connections.Connection:
         """connect() for the checks before and between runs: a refusal is one UserError line."""
         try:
             return self.connect()
         except pymysql.err.MySQLError as exc:
-            raise self._error(self._connection_problem(exc)) from None
+            raise self.error(self._connection_problem(exc)) from None
 
     # -- what the runner uses on any server (servers/protocol.py) --
 
@@ -151,10 +156,34 @@ class ExistingServer(VariantApplication, ServerBase):
         """Nothing: the harness never stops a server it did not start."""
 
     def _refresh(self) -> None:
-        with self._checked_connect() as conn, conn.cursor() as cursor:
-            self._variables = global_variables(cursor)
+        with self.checked_connect() as conn, conn.cursor() as cursor:
+            self.read_variables(cursor)
+        self.locate()
+
+    def read_variables(self, cursor) -> dict[str, str]:
+        """SHOW GLOBAL VARIABLES, kept as what the server now is."""
+        cursor.execute("SHOW GLOBAL VARIABLES")
+        self._variables = {
+            name.lower(): "" if value is None else str(value) for name, value in cursor.fetchall()
+        }
+        return self._variables
+
+    def locate(self) -> None:
+        """Find the datadir and the process when the server runs on this machine."""
         self._datadir = self._local_datadir()
         self._pid = self._local_pid()
+
+    # -- variants (variants.py) --
+
+    def check_variant(self, label: str, options: dict[str, OptionValue]) -> None:
+        """Refuse, before anything runs, a variant this server cannot take."""
+        self.variants.check(label, options)
+
+    @contextmanager
+    def apply_variant(self, label: str, options: dict[str, OptionValue]) -> Iterator[Self]:
+        """The variant's options applied for the runs inside the block (VariantApplier)."""
+        with self.variants.apply(label, options):
+            yield self
 
     @property
     def product(self) -> str:
@@ -171,7 +200,7 @@ class ExistingServer(VariantApplication, ServerBase):
         numbers = tuple(int(part) for part in re.findall(r"\d+", self.version)[:3])
         return Product(self.product, numbers, self.version)
 
-    def _identity(self) -> str:
+    def identity(self) -> str:
         """'server prod (MariaDB 10.11.19)' for messages."""
         if not self._variables:
             return f"server {self.label} ({self.where})"
@@ -267,8 +296,8 @@ class ExistingServer(VariantApplication, ServerBase):
         if problem is not None:
             parts.append(f"does not answer at {self.where}: {problem}")
         if not parts:
-            return self._scrub(f"server {self.label} answers at {self.where}")
-        return self._scrub(f"server {self.label} " + "; ".join(parts))
+            return self.scrub(f"server {self.label} answers at {self.where}")
+        return self.scrub(f"server {self.label} " + "; ".join(parts))
 
     # -- what the run document records --
 
@@ -282,20 +311,19 @@ class ExistingServer(VariantApplication, ServerBase):
             else ["-h", str(self.host), "-P", str(self.port)]
         )
         password = ["-p"] if self._password is not None else []
-        return self._scrub(client_command(client, [*where, "-u", self.user, *password], sql))
+        return self.scrub(client_command(client, [*where, "-u", self.user, *password], sql))
 
     def describe(self) -> dict[str, object]:
         """The run document's "server" object: what the server is, how the current variant
         reached it (my_cnf holds the fragment with a comment saying how), its variables."""
-        with self._checked_connect() as conn, conn.cursor() as cursor:
-            self._variables = global_variables(cursor)
-        variables = redact_secrets(self._variables)
+        with self.checked_connect() as conn, conn.cursor() as cursor:
+            variables = redact_secrets(self.read_variables(cursor))
         if self._password and len(self._password) >= MIN_SCRUBBED:
             variables = {
                 name: REDACTED if self._password in value else value
                 for name, value in variables.items()
             }
-        applied = self._applied
+        applied = self.variants.applied
         my_cnf = (
             applied.my_cnf
             if applied is not None
@@ -337,4 +365,5 @@ class ExistingServer(VariantApplication, ServerBase):
     def reproduce_commands(self) -> list[dict[str, str]]:
         """How the current variant's options reached the server, as purpose/command pairs
         (no secret: the client prompts for the password)."""
-        return [dict(command) for command in self._applied.commands] if self._applied else []
+        applied = self.variants.applied
+        return [dict(command) for command in applied.commands] if applied else []

@@ -10,15 +10,16 @@ import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Self
+from typing import Protocol
 
 import pymysql
 from pymysql.converters import escape_item
 
 import contract
 from harness.campaign.load import OptionValue
+from harness.errors import UserError
 from harness.servers.existing.option_values import fragment, same_value, sql_value
 from harness.servers.mycnf import option_key
 
@@ -44,35 +45,53 @@ class AppliedVariant:
     commands: list[dict[str, str]]
 
 
-def global_variables(cursor) -> dict[str, str]:
-    cursor.execute("SHOW GLOBAL VARIABLES")
-    return {name.lower(): "" if value is None else str(value) for name, value in cursor.fetchall()}
-
-
-class VariantApplication:
-    """The variant half of ExistingServer (servers/existing/server.py), which provides the
-    connection, the messages and the state these methods read and set."""
+class VariantHost(Protocol):
+    """What applying a variant needs from the server it applies to (ExistingServer)."""
 
     label: str
-    workdir: Path
+    workdir: Path  # where the fragments and the variant and restart logs go
     user: str
+
+    @property
+    def product(self) -> str: ...
+    def connect(self, database: str | None = None) -> pymysql.connections.Connection: ...
+    def checked_connect(self) -> pymysql.connections.Connection:
+        """connect(), a refusal raised as one UserError line."""
+        ...
+
+    def read_variables(self, cursor) -> dict[str, str]:
+        """SHOW GLOBAL VARIABLES, which the server keeps as what it now is."""
+        ...
+
+    def locate(self) -> None:
+        """Find the server's datadir and process again (after a restart)."""
+        ...
+
+    def identity(self) -> str: ...
+    def scrub(self, text: str) -> str: ...
+    def error(self, message: str) -> UserError: ...
+    def client_command(self, sql: str) -> str: ...
+
+
+@dataclass(eq=False)
+class VariantApplier:
+    """Applies variants to one running server: the server holds it and gives itself as host."""
+
+    host: VariantHost
     restart_command: str | None
     restart_timeout_s: float
     ready_timeout_s: float
-    _variables: dict[str, str]
-    _pid: int | None
-    _datadir: Path | None
-    _applied: AppliedVariant | None
-    _fragment_active: bool
+    applied: AppliedVariant | None = field(default=None, init=False)  # inside apply()
+    _fragment_active: bool = field(default=False, init=False)  # restarted with our fragment
 
     def _plan(self, label: str, options: dict[str, OptionValue]) -> list[PlannedOption]:
-        with self._checked_connect() as conn, conn.cursor() as cursor:
-            self._variables = global_variables(cursor)
+        with self.host.checked_connect() as conn, conn.cursor() as cursor:
+            variables = self.host.read_variables(cursor)
             keys = {name: option_key(name) for name in options}
             for name, key in keys.items():
-                if key not in self._variables:
-                    raise self._error(
-                        f"variant {label}: {name} is not a global variable of {self._identity()}"
+                if key not in variables:
+                    raise self.host.error(
+                        f"variant {label}: {name} is not a global variable of {self.host.identity()}"
                     )
             dynamic = self._dynamic(cursor, label, sorted(set(keys.values())))
         plan = [
@@ -81,9 +100,9 @@ class VariantApplication:
         ]
         fixed = [option for option in plan if not option.dynamic]
         if fixed and self.restart_command is None:
-            raise self._error(
-                f"variant {label}: {fixed[0].name} is not dynamic on {self._identity()};"
-                f" give [servers.{self.label}] restart_command to apply it"
+            raise self.host.error(
+                f"variant {label}: {fixed[0].name} is not dynamic on {self.host.identity()};"
+                f" give [servers.{self.host.label}] restart_command to apply it"
             )
         if fixed:
             self._refuse_defaults(label, plan)
@@ -92,9 +111,9 @@ class VariantApplication:
     def _refuse_defaults(self, label: str, plan: list[PlannedOption]) -> None:
         reset = [option.name for option in plan if option.value is False]
         if reset:
-            raise self._error(
+            raise self.host.error(
                 f"variant {label}: {reset[0]} = false (its default) cannot be applied through"
-                f" restart_command on {self._identity()}; give its value"
+                f" restart_command on {self.host.identity()}; give its value"
             )
 
     def _dynamic(self, cursor, label: str, keys: list[str]) -> dict[str, bool]:
@@ -104,7 +123,7 @@ class VariantApplication:
         with `SET GLOBAL x = @@GLOBAL.x`, which changes nothing and fails with error 1238 for a
         read-only one; that path runs for any variable MariaDB's table does not list too."""
         flags: dict[str, bool] = {}
-        if self.product == "mariadb" and keys:
+        if self.host.product == "mariadb" and keys:
             marks = ", ".join(["%s"] * len(keys))
             cursor.execute(
                 "SELECT LOWER(VARIABLE_NAME), READ_ONLY FROM information_schema.SYSTEM_VARIABLES"
@@ -125,19 +144,19 @@ class VariantApplication:
             if code == ER_READ_ONLY_VARIABLE:
                 return False
             if code == ER_SPECIFIC_ACCESS_DENIED:
-                raise self._error(
-                    f"variant {label}: user {self.user!r} may not SET GLOBAL {key} on"
-                    f" {self._identity()}: {exc.args[-1]}"
+                raise self.host.error(
+                    f"variant {label}: user {self.host.user!r} may not SET GLOBAL {key} on"
+                    f" {self.host.identity()}: {exc.args[-1]}"
                 ) from None
         return True  # other refusals (a value that cannot be re-read) show at SET time
 
-    def check_variant(self, label: str, options: dict[str, OptionValue]) -> None:
+    def check(self, label: str, options: dict[str, OptionValue]) -> None:
         """Refuse, before anything runs, a variant this server cannot take: an option that is
         not a global variable, or one that is not dynamic when there is no restart_command."""
         self._plan(label, options)
 
     @contextmanager
-    def apply_variant(self, label: str, options: dict[str, OptionValue]) -> Iterator[Self]:
+    def apply(self, label: str, options: dict[str, OptionValue]) -> Iterator[None]:
         """Apply a variant's options for the runs inside the block.
 
         Dynamic options only: the current GLOBAL values are remembered, each option is SET
@@ -157,15 +176,15 @@ class VariantApplication:
             self._fragment_active or any(not option.dynamic for option in plan)
         ):
             self._refuse_defaults(label, plan)
-            self._applied = self._apply_by_restart(label, plan)
+            self.applied = self._apply_by_restart(label, plan)
             try:
-                yield self
+                yield
             finally:
-                self._applied = None
+                self.applied = None
             return
         originals = self._apply_set_global(label, plan)
         try:
-            yield self
+            yield
         except BaseException as exc:
             problem = self._restore(label, originals)
             if problem:
@@ -174,21 +193,21 @@ class VariantApplication:
         else:
             problem = self._restore(label, originals)
             if problem:
-                raise self._error(problem)
+                raise self.host.error(problem)
         finally:
-            self._applied = None
+            self.applied = None
 
     def _log(self, text: str) -> None:
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        with (self.workdir / "variants.log").open("a") as log:
-            log.write(self._scrub(text))
+        self.host.workdir.mkdir(parents=True, exist_ok=True)
+        with (self.host.workdir / "variants.log").open("a") as log:
+            log.write(self.host.scrub(text))
 
     def _apply_set_global(self, label: str, plan: list[PlannedOption]) -> list[tuple[str, str]]:
         """SET GLOBAL each option; returns (variable, SQL literal of the original value). A
         refused option restores the ones already set and raises UserError."""
         originals: list[tuple[str, str]] = []
         commands = []
-        with self._checked_connect() as conn, conn.cursor() as cursor:
+        with self.host.checked_connect() as conn, conn.cursor() as cursor:
             for option in plan:
                 cursor.execute(f"SELECT @@GLOBAL.{option.key}")
                 originals.append((option.key, escape_item(cursor.fetchone()[0], "utf8mb4")))
@@ -199,8 +218,8 @@ class VariantApplication:
                     cursor.execute(statement)
                 except pymysql.err.MySQLError as exc:
                     problem = self._restore(label, done)
-                    raise self._error(
-                        f"variant {label}: {self._identity()} refused {statement}:"
+                    raise self.host.error(
+                        f"variant {label}: {self.host.identity()} refused {statement}:"
                         f" {exc.args[-1]}" + (f"; {problem}" if problem else "")
                     ) from None
                 done.append(original)
@@ -208,26 +227,26 @@ class VariantApplication:
                 commands.append(
                     {
                         "purpose": "set a variant option on the running server",
-                        "command": self.client_command(statement),
+                        "command": self.host.client_command(statement),
                     }
                 )
         commands += [
             {
                 "purpose": "after the run: restore the server's own value",
-                "command": self.client_command(f"SET GLOBAL {key} = {value}"),
+                "command": self.host.client_command(f"SET GLOBAL {key} = {value}"),
             }
             for key, value in originals
         ]
         options = {option.name: option.value for option in plan}
         if plan:
             header = (
-                f"applied with SET GLOBAL on the running server {self.label}"
+                f"applied with SET GLOBAL on the running server {self.host.label}"
                 " (its own configuration otherwise), restored after the run"
             )
         else:
-            header = f"no option applied: server {self.label} runs its own configuration"
+            header = f"no option applied: server {self.host.label} runs its own configuration"
         how = "set_global" if plan else None
-        self._applied = AppliedVariant(
+        self.applied = AppliedVariant(
             label, how, fragment(header, label, options), options, commands
         )
         return originals
@@ -236,7 +255,7 @@ class VariantApplication:
         """Put the remembered GLOBAL values back; returns what could not be, or None."""
         failed = []
         try:
-            with self.connect() as conn, conn.cursor() as cursor:
+            with self.host.connect() as conn, conn.cursor() as cursor:
                 for key, value in originals:
                     statement = f"SET GLOBAL {key} = {value}"
                     try:
@@ -251,44 +270,43 @@ class VariantApplication:
             failed = [f"{statements} (cannot connect: {exc.args[-1] if exc.args else exc})"]
         if not failed:
             return None
-        return self._scrub(
-            f"variant {label}: could not restore on server {self.label}: {'; '.join(failed)};"
+        return self.host.scrub(
+            f"variant {label}: could not restore on server {self.host.label}: {'; '.join(failed)};"
             " set it back by hand"
         )
 
     def _apply_by_restart(self, label: str, plan: list[PlannedOption]) -> AppliedVariant:
         options = {option.name: option.value for option in plan}
         text = fragment(
-            f"applied by [servers.{self.label}] restart_command (the fragment in"
+            f"applied by [servers.{self.host.label}] restart_command (the fragment in"
             f" ${VARIANT_CNF_ENV}), on top of the server's own configuration",
             label,
             options,
         )
-        self.workdir.mkdir(parents=True, exist_ok=True)
-        path = self.workdir / f"variant-{re.sub(r'[^A-Za-z0-9_.-]', '_', label)}.cnf"
+        self.host.workdir.mkdir(parents=True, exist_ok=True)
+        path = self.host.workdir / f"variant-{re.sub(r'[^A-Za-z0-9_.-]', '_', label)}.cnf"
         path.write_text(text)
         started = time.monotonic()
         self._run_restart(label, path)
         self._wait_restarted(label, started)
         self._fragment_active = bool(plan)
-        with self._checked_connect() as conn, conn.cursor() as cursor:
-            self._variables = global_variables(cursor)
+        with self.host.checked_connect() as conn, conn.cursor() as cursor:
+            variables = self.host.read_variables(cursor)
         for option in plan:
-            actual = self._variables.get(option.key, "")
+            actual = variables.get(option.key, "")
             if not same_value(option.value, actual):
-                raise self._error(
-                    f"variant {label}: after restart_command {self._identity()} has"
+                raise self.host.error(
+                    f"variant {label}: after restart_command {self.host.identity()} has"
                     f" {option.key} = {actual!r}, wanted {option.value!r}"
                 )
-        self._datadir = self._local_datadir()
-        self._pid = self._local_pid()
+        self.host.locate()
         command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(self.restart_command or '')}"
         purpose = "restart the server with the variant's options (my.cnf is this run's fragment)"
         commands = [{"purpose": purpose, "command": command}]
         return AppliedVariant(label, "restart_command", text, options, commands)
 
     def _run_restart(self, label: str, path: Path) -> None:
-        log_path = self.workdir / "restart.log"
+        log_path = self.host.workdir / "restart.log"
         with log_path.open("a") as log:
             log.write(
                 f"### {contract.utc_timestamp()} variant {label}\n$ {self.restart_command}\n"
@@ -306,16 +324,16 @@ class VariantApplication:
                     check=False,
                 )
             except subprocess.TimeoutExpired:
-                raise self._error(
-                    f"variant {label}: restart_command of server {self.label} still running"
+                raise self.host.error(
+                    f"variant {label}: restart_command of server {self.host.label} still running"
                     f" after {self.restart_timeout_s:.0f}s (see {log_path})"
                 ) from None
         if result.returncode != 0:
             with log_path.open(errors="replace") as log:
                 log.seek(offset)
                 tail = [line.strip() for line in log.read().splitlines() if line.strip()][-3:]
-            raise self._error(
-                f"variant {label}: restart_command of server {self.label} exited with"
+            raise self.host.error(
+                f"variant {label}: restart_command of server {self.host.label} exited with"
                 f" {result.returncode}: {' | '.join(tail) or 'no output'} (see {log_path})"
             )
 
@@ -326,7 +344,7 @@ class VariantApplication:
         last = "no answer yet"
         while time.monotonic() < deadline:
             try:
-                with self.connect() as conn, conn.cursor() as cursor:
+                with self.host.connect() as conn, conn.cursor() as cursor:
                     cursor.execute("SHOW GLOBAL STATUS LIKE 'Uptime'")
                     uptime = int(cursor.fetchone()[1])
                 if uptime <= time.monotonic() - started + 1:
@@ -335,7 +353,7 @@ class VariantApplication:
             except pymysql.err.MySQLError as exc:
                 last = str(exc.args[-1]) if exc.args else type(exc).__name__
             time.sleep(0.2)
-        raise self._error(
-            f"variant {label}: server {self.label} not back {self.ready_timeout_s:.0f}s after"
+        raise self.host.error(
+            f"variant {label}: server {self.host.label} not back {self.ready_timeout_s:.0f}s after"
             f" restart_command: {last}"
         )

@@ -11,7 +11,7 @@ import contract
 from harness.campaign.load import Workload
 from harness.errors import WrongPlan
 from harness.measure.step import measured_step
-from harness.servers import products
+from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
 from harness.workloads.driver import RunContext
 from harness.workloads.sysbench import commands as sysbench
@@ -127,7 +127,7 @@ class SysbenchDriver:
             run.note(f"{run.document['variant']} / {self.workload.label}: post-write")
             run.calls.commands += postwrite.post_write(  # after the sweep's, as they ran
                 run.server.connect,
-                products.binlog_reset_statement(run.server.release),
+                binlog_reset_statement(run.server.release),
                 self.workload.tables,
                 self.workload.tables * self.workload.table_size,
                 run.server.client_command,

@@ -259,8 +259,8 @@ def test_refusals_are_one_line_and_secret_free(
             pytest.fail("a refused variant must not run")
         # The probe used for MySQL (no READ_ONLY column there), checked on this server.
         with server.connect() as conn, conn.cursor() as cursor:
-            assert server._probe_dynamic(cursor, "v", "sync_binlog") is True
-            assert server._probe_dynamic(cursor, "v", "innodb_log_buffer_size") is False
+            assert server.variants._probe_dynamic(cursor, "v", "sync_binlog") is True
+            assert server.variants._probe_dynamic(cursor, "v", "innodb_log_buffer_size") is False
 
     monkeypatch.setenv(PASSWORD_ENV, "wrong-Pa55")
     with pytest.raises(UserError) as denied:

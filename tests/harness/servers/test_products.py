@@ -13,19 +13,12 @@ from pathlib import Path
 import pytest
 
 from harness.errors import UserError
-from harness.servers.products import (
-    Product,
-    binlog_reset_statement,
-    data_shaping_options,
-    default_differences,
-    find_binaries,
-    init_argv,
-    init_time_options,
-    misleading_defaults,
-    option_hint,
-    parse_version_output,
-    probe,
-)
+from harness.servers.products.basedir import find_binaries, init_argv
+from harness.servers.products.data_options import data_shaping_options, init_time_options
+from harness.servers.products.differing_defaults import default_differences, misleading_defaults
+from harness.servers.products.identity import Product, parse_version_output, probe
+from harness.servers.products.option_hints import option_hint
+from harness.servers.products.statements import binlog_reset_statement
 from tests.helpers import paths
 from tests.helpers.paths import REPO
 
