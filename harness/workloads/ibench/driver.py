@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import shlex
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pymysql
@@ -25,7 +25,7 @@ from harness.servers.protocol import Server
 from harness.workloads.driver import RunContext
 from harness.workloads.ibench.params import FLUSH, INDEX, QUERY, IbenchParams, IbenchSpec
 from harness.workloads.ibench.run import run_steps
-from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls, dataset_label
+from harness.workloads.sysbench.dataset import SysbenchCalls, dataset_label
 
 # What a step's host counters are divided by (Callaghan: per insert in the l steps, per query in
 # the q steps; l.x by the rows it indexed).
@@ -34,7 +34,7 @@ PER_INSERT = ("insert", "inserts")
 
 
 class IbenchDriver:
-    creates_own_data = True
+    loader = None  # the l.i0 step creates the data
 
     def __init__(self, workload: Workload) -> None:
         self.workload = _seeded(workload)
@@ -57,9 +57,6 @@ class IbenchDriver:
 
     def dataset(self) -> str:
         return dataset_label(self.workload)
-
-    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
-        raise NotImplementedError("the Insert Benchmark's l.i0 step creates its data")
 
     def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
         """As the sysbench path drops sbtest*."""

@@ -85,29 +85,33 @@ def create_schema(server: Server) -> None:
         cursor.execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
 
 
-def load(
-    server: Server,
-    workload: Workload,
-    run_sysbench: SysbenchCalls,
-    note: Callable[[str], None],
-) -> Loaded:
-    """Create the schema, drop the tables an earlier load left, build them, and check them: a
-    short load would make every later number meaningless."""
-    started = time.monotonic()
-    create_schema(server)
-    target, binary = run_sysbench.target, run_sysbench.binary
-    run_sysbench(DROP_EARLIER_LOAD, sysbench.cleanup_argv(binary, workload, target))
-    note(f"loading {dataset_label(workload)}")
-    run_sysbench("load the tables", sysbench.prepare_argv(binary, workload, target))
-    server.check_alive()
-    tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
-    rows, data_bytes = measure_tables(server, tables)
-    expected = workload.tables * workload.table_size
-    if workload.test != "oltp_insert" and rows != expected:
-        raise UserError(
-            f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
-        )
-    return Loaded(rows, data_bytes, time.monotonic() - started)
+@dataclass(frozen=True)
+class SysbenchLoader:
+    """Loads a sysbench workload's tables with sysbench prepare."""
+
+    workload: Workload
+
+    def load(
+        self, server: Server, run_sysbench: SysbenchCalls, note: Callable[[str], None]
+    ) -> Loaded:
+        """Create the schema, drop the tables an earlier load left, build them, and check
+        them: a short load would make every later number meaningless."""
+        workload = self.workload
+        started = time.monotonic()
+        create_schema(server)
+        target, binary = run_sysbench.target, run_sysbench.binary
+        run_sysbench(DROP_EARLIER_LOAD, sysbench.cleanup_argv(binary, workload, target))
+        note(f"loading {dataset_label(workload)}")
+        run_sysbench("load the tables", sysbench.prepare_argv(binary, workload, target))
+        server.check_alive()
+        tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
+        rows, data_bytes = measure_tables(server, tables)
+        expected = workload.tables * workload.table_size
+        if workload.test != "oltp_insert" and rows != expected:
+            raise UserError(
+                f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
+            )
+        return Loaded(rows, data_bytes, time.monotonic() - started)
 
 
 def measure_tables(server: Server, tables: list[str]) -> tuple[int, int]:

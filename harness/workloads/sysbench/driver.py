@@ -5,7 +5,6 @@ the write tests of his suite."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import contract
 from harness.campaign.load import Workload
@@ -13,19 +12,18 @@ from harness.errors import WrongPlan
 from harness.measure.step import measured_step
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
-from harness.workloads.driver import RunContext
+from harness.workloads.driver import DataLoader, RunContext
 from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench import dataset, postwrite, project_lua
 from harness.workloads.sysbench.commands import Target
-from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
+from harness.workloads.sysbench.dataset import SysbenchCalls
 from harness.workloads.sysbench.output import RunReport, parse_run
 
 
 class SysbenchDriver:
-    creates_own_data = False
-
     def __init__(self, workload: Workload) -> None:
         self.workload = workload
+        self.loader: DataLoader | None = dataset.SysbenchLoader(workload)
 
     def recorded_options(self) -> dict[str, str]:
         """Every option the tool was given, as the run document records them."""
@@ -42,9 +40,6 @@ class SysbenchDriver:
 
     def dataset(self) -> str:
         return dataset.dataset_label(self.workload)
-
-    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
-        return dataset.load(server, self.workload, calls, note)
 
     def cleanup_argv(self, binary: str, target: Target) -> list[str]:
         return sysbench.cleanup_argv(binary, self.workload, target)
