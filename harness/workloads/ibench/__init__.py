@@ -7,12 +7,13 @@ Python with PyMySQL: one OS process per role per client, results as JSON-ready d
                       on_step=document["steps"].append, around_step=sampler_hook)
 
 Modules: params (parameters, step plans), rows (row generator), sql (statements), ratelimit,
-counters (per-second counters, merging), metrics (rates, percentiles, histograms), workers
-(the processes), flush (the pause between writes and queries), run (orchestration).
+worker_counters (per-second counters, merging), metrics (rates, percentiles, histograms),
+workers (the processes), flush (the pause between writes and queries), steps (runs the named
+steps against a connection), driver (the Insert Benchmark as a campaign workload).
 """
 
 from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, StepPlan, plan
-from harness.workloads.ibench.run import IbenchError, IbenchInterrupted, run_steps
+from harness.workloads.ibench.steps import IbenchError, IbenchInterrupted, run_steps
 
 __all__ = [
     "DEFAULT_STEPS",

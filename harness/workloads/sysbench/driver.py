@@ -9,10 +9,10 @@ import time
 import contract
 from harness.campaign.load import Workload
 from harness.errors import WrongPlan
-from harness.measure.step import measured_step
+from harness.measure.around_step import measured_step
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
-from harness.workloads.driver import DataLoader, RunContext
+from harness.workloads.protocol import DataLoader, RunContext
 from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench import dataset, postwrite, project_lua
 from harness.workloads.sysbench.commands import Target

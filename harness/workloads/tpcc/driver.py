@@ -5,7 +5,7 @@ data) and one after the sweep (a failed one marks the run)."""
 from __future__ import annotations
 
 from harness.campaign.load import Workload
-from harness.workloads.driver import RunContext
+from harness.workloads.protocol import RunContext
 from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench.commands import Target
 from harness.workloads.sysbench.driver import SysbenchDriver
