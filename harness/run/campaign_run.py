@@ -35,7 +35,13 @@ from harness.servers.protocol import Server as RunningServer
 from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
 from harness.workloads.protocol import DataLoader
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import (
+    DATABASE,
+    SUPPORTED_VERSION,
+    SysbenchFailed,
+    sysbench_binary,
+    sysbench_version,
+)
 from harness.workloads.sysbench.dataset import DROP_EARLIER_LOAD, Loaded, SysbenchCalls
 
 
@@ -143,12 +149,12 @@ class CampaignRun:
         sandbox variant's my.cnf as parsed by its server binary, each existing server's
         credentials and variant options. Returns notes worth printing."""
         notes = []
-        self.sysbench = sysbench.sysbench_binary()
-        self.tool_version = sysbench.sysbench_version(self.sysbench)
-        if self.tool_version != sysbench.SUPPORTED_VERSION:
+        self.sysbench = sysbench_binary()
+        self.tool_version = sysbench_version(self.sysbench)
+        if self.tool_version != SUPPORTED_VERSION:
             notes.append(
                 f"sysbench {self.tool_version} found; its output is parsed as"
-                f" {sysbench.SUPPORTED_VERSION}'s"
+                f" {SUPPORTED_VERSION}'s"
             )
         if self.resume_id:
             self.campaign_id = self.resume_id
@@ -397,7 +403,7 @@ class CampaignRun:
         """Load the group's data; a failed load is written as failed runs of the group."""
         try:
             return loader.load(box, calls, self.progress.on_note)
-        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+        except (ServerGoneError, SysbenchFailed, pymysql.err.MySQLError) as exc:
             reason = f"loading the data failed: {exc}"
             if not box.alive(grace=FAILURE_GRACE_S):
                 reason = f"the server went away while loading: {box.exit_summary()}"
@@ -488,5 +494,5 @@ def quiesce_for_copy(box: Sandbox) -> None:
 
 
 def create_schema_command(box: RunningServer) -> dict[str, str]:
-    sql = f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}"
+    sql = f"CREATE DATABASE IF NOT EXISTS {DATABASE}"
     return {"purpose": "create the schema", "command": box.client_command(sql)}

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from harness.campaign.load import Workload
 from harness.workloads.protocol import RunContext
-from harness.workloads.sysbench import commands as sysbench
-from harness.workloads.sysbench.commands import Target
+from harness.workloads.sysbench.commands import ALWAYS, Target
 from harness.workloads.sysbench.driver import SysbenchDriver
 from harness.workloads.sysbench.output import RunReport
 from harness.workloads.tpcc import commands, output
@@ -23,7 +22,7 @@ class TpccDriver(SysbenchDriver):
         self.loader = TpccLoader(self.options)
 
     def recorded_options(self) -> dict[str, str]:
-        return {**sysbench.ALWAYS, **self.options.sysbench_options()}
+        return {**ALWAYS, **self.options.sysbench_options()}
 
     def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
         return {**super().section(sysbench_version, client_cpus), "tpcc": self.options.describe()}

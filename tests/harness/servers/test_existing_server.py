@@ -25,7 +25,14 @@ from harness.servers.existing.option_files import option_file_options
 from harness.servers.existing.option_values import same_value, sql_value
 from harness.servers.existing.server import ExistingServer
 from harness.servers.sandbox import Binaries, Sandbox, free_loopback_port
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import (
+    DATABASE,
+    cleanup_argv,
+    execute,
+    prepare_argv,
+    render,
+    sysbench_binary,
+)
 from tests.helpers.paths import REPO
 
 pytestmark = pytest.mark.server
@@ -113,21 +120,21 @@ def test_env_password_connects_describes_and_runs_sysbench_without_recording_it(
         target = server.sysbench_target()
         assert PASSWORD not in repr(target)
         assert PASSWORD not in json.dumps(target.options())
-        _root_sql(box, f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
-        prepare = sysbench.prepare_argv(sysbench.sysbench_binary(), TINY, target)
-        rendered = sysbench.render(prepare)
+        _root_sql(box, f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
+        prepare = prepare_argv(sysbench_binary(), TINY, target)
+        rendered = render(prepare)
         assert f'--mysql-password="${PASSWORD_ENV}"' in rendered.split()
         assert f"--mysql-host=127.0.0.1 --mysql-port={box.port} --mysql-user={USER}" in rendered
         _assert_no_secret(rendered, prepare)
         # The real argv carries the password and works ...
         runnable = target.runnable(prepare)
         assert f"--mysql-password={PASSWORD}" in runnable
-        sysbench.execute(runnable)
+        execute(runnable)
         # ... and so does the recorded command, typed into a shell that has the variable.
-        cleanup = sysbench.render(sysbench.cleanup_argv(sysbench.sysbench_binary(), TINY, target))
+        cleanup = render(cleanup_argv(sysbench_binary(), TINY, target))
         result = subprocess.run(["sh", "-c", cleanup], capture_output=True, text=True, check=False)
         assert result.returncode == 0, result.stdout + result.stderr
-        _root_sql(box, f"DROP DATABASE {sysbench.DATABASE}")
+        _root_sql(box, f"DROP DATABASE {DATABASE}")
 
         host = hostinfo.collect_host(server.datadir)
         assert host["datadir_filesystem"]
@@ -149,11 +156,11 @@ def test_option_file_password(box: Sandbox, tmp_path: Path) -> None:
         assert server.describe()["variables"]["port"] == str(box.port)
         _assert_no_secret(server.describe())
         target = server.sysbench_target()
-        rendered = sysbench.render(sysbench.cleanup_argv("sysbench", TINY, target))
+        rendered = render(cleanup_argv("sysbench", TINY, target))
         assert f"'--mysql-password=<password from {option_file}>'" in rendered
         _assert_no_secret(rendered)
         assert f"--mysql-password={PASSWORD}" in target.runnable(
-            sysbench.cleanup_argv("sysbench", TINY, target)
+            cleanup_argv("sysbench", TINY, target)
         )
     # The [mybench] section wins over [client]; a bare key reads as None.
     parsed = option_file_options(
