@@ -21,19 +21,10 @@ import jsonschema
 import psutil
 import pytest
 
-from harness.workloads.ibench import (
-    DEFAULT_STEPS,
-    IbenchError,
-    IbenchInterrupted,
-    IbenchParams,
-    metrics,
-    plan,
-    rows,
-    run_steps,
-    sql,
-    worker_counters,
-)
+from harness.workloads.ibench import metrics, rows, sql, worker_counters
+from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, plan
 from harness.workloads.ibench.ratelimit import RateLimiter
+from harness.workloads.ibench.steps import IbenchError, IbenchInterrupted, run_steps
 from tests.helpers.paths import REPO
 
 ROWS_L0 = 3000
