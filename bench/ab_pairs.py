@@ -10,7 +10,7 @@ from pathlib import Path
 
 from harness.campaign.load import Workload
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import execute, prepare_argv, run_argv, sysbench_binary
 
 PAIRS = 6
 STEP_S = 5
@@ -21,7 +21,7 @@ WORKLOAD = Workload("point-select", "oltp_point_select", tables=2, table_size=10
 @contextmanager
 def point_select_server() -> Iterator[tuple[Sandbox, list[str]]]:
     """Debian's MariaDB with the point-select tables loaded, and the step's sysbench argv."""
-    binary = sysbench.sysbench_binary()
+    binary = sysbench_binary()
     with (
         tempfile.TemporaryDirectory(prefix="mybench-bench-") as scratch,
         Sandbox(Binaries.find(Path("/usr")), Path(scratch) / "server", "[mysqld]\n") as box,
@@ -29,8 +29,8 @@ def point_select_server() -> Iterator[tuple[Sandbox, list[str]]]:
         with box.connect() as conn, conn.cursor() as cursor:
             cursor.execute("CREATE DATABASE sbtest")
         target = box.sysbench_target()
-        sysbench.execute(sysbench.prepare_argv(binary, WORKLOAD, target))
-        yield box, sysbench.run_argv(binary, WORKLOAD, target, THREADS, STEP_S)
+        execute(prepare_argv(binary, WORKLOAD, target))
+        yield box, run_argv(binary, WORKLOAD, target, THREADS, STEP_S)
 
 
 def report_pairs(names: tuple[str, str], first: list[float], second: list[float]) -> None:

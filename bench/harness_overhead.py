@@ -22,7 +22,7 @@ from harness.campaign.load import load_campaign
 from harness.measure import counters
 from harness.run.campaign_run import CampaignRun
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import execute
 from harness.workloads.sysbench.output import parse_run
 
 REPEATS = 200
@@ -73,7 +73,7 @@ def harness_vs_hand() -> None:
         run = owner._workload_run(box, "bench", WORKLOAD, 1)
         by_hand, by_harness = [], []
         for _ in range(PAIRS):
-            by_hand.append(parse_run(sysbench.execute(argv), THREADS).tps)
+            by_hand.append(parse_run(execute(argv), THREADS).tps)
             by_harness.append(run.driver.measure_step(run, "measure", argv, THREADS)["tps"])
     report_pairs(("by hand", "by the harness"), by_hand, by_harness)
 

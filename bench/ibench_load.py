@@ -21,7 +21,8 @@ from pathlib import Path
 import psutil
 
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.ibench import IbenchParams, run_steps
+from harness.workloads.ibench.params import IbenchParams
+from harness.workloads.ibench.steps import run_steps
 
 MYCNF = """[mysqld]
 skip_log_bin

@@ -13,7 +13,7 @@ import statistics
 from ab_pairs import PAIRS, STEP_S, THREADS, point_select_server, report_pairs
 
 from harness.measure.sampler import StepSampler
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import execute
 from harness.workloads.sysbench.output import parse_run
 
 
@@ -21,11 +21,11 @@ def main() -> None:
     plain, sampled, sampler_cpu = [], [], []
     with point_select_server() as (box, argv):
         for _ in range(PAIRS):
-            plain.append(parse_run(sysbench.execute(argv), THREADS).tps)
+            plain.append(parse_run(execute(argv), THREADS).tps)
             with box.connect() as conn:
                 sampler = StepSampler(conn, box.pid)
                 sampler.start()
-                sampled.append(parse_run(sysbench.execute(argv), THREADS).tps)
+                sampled.append(parse_run(execute(argv), THREADS).tps)
                 sampler.stop()
             sampler_cpu.append(100 * sampler.cpu_seconds / STEP_S)
     report_pairs(("without sampler", "with sampler"), plain, sampled)

@@ -17,18 +17,16 @@ import time
 from pathlib import Path
 
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import DATABASE, SysbenchFailed, execute, sysbench_binary
 from harness.workloads.sysbench.output import parse_run
-from harness.workloads.tpcc import commands as tpcc_commands
-from harness.workloads.tpcc import options as tpcc_options
-from harness.workloads.tpcc import output as tpcc_output
+from harness.workloads.tpcc.commands import check_argv, prepare_argv, run_argv
+from harness.workloads.tpcc.options import MODES, TpccOptions
+from harness.workloads.tpcc.output import parse_check, parse_stats
 
 PAIRS = 3
 STEP_S = 10
 THREADS = 2
-OPTIONS = {
-    mode: tpcc_options.TpccOptions(scale=2, tables=2, mode=mode) for mode in tpcc_options.MODES
-}
+OPTIONS = {mode: TpccOptions(scale=2, tables=2, mode=mode) for mode in MODES}
 MYCNF = (
     "[mysqld]\nskip_log_bin\ninnodb_buffer_pool_size = 1G\n"
     "innodb_flush_log_at_trx_commit = 2\ninnodb_log_file_size = 512M\n"
@@ -44,37 +42,33 @@ def measured(argv: list[str]) -> tuple[str, float, float]:
     _, status, usage = os.wait4(process.pid, 0)
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode != 0:
-        raise sysbench.SysbenchFailed(argv, process.returncode, output)
+        raise SysbenchFailed(argv, process.returncode, output)
     return output, usage.ru_utime + usage.ru_stime, time.monotonic() - started
 
 
 def main() -> None:
-    binary = sysbench.sysbench_binary()
+    binary = sysbench_binary()
     with (
         tempfile.TemporaryDirectory(prefix="mybench-tpcc-") as scratch,
         Sandbox(Binaries.find(Path("/usr")), Path(scratch) / "server", MYCNF) as box,
     ):
         with box.connect() as conn, conn.cursor() as cursor:
-            cursor.execute(f"CREATE DATABASE {sysbench.DATABASE}")
+            cursor.execute(f"CREATE DATABASE {DATABASE}")
         target = box.sysbench_target()
-        load = tpcc_commands.prepare_argv(binary, target, OPTIONS["compat"], threads=2)
+        load = prepare_argv(binary, target, OPTIONS["compat"], threads=2)
         _, load_cpu, load_wall = measured(load)
         print(f"load 2 sets x 2 warehouses, 2 loaders: {load_wall:.1f} s wall, "
               f"sysbench {load_cpu:.1f} CPU s")  # fmt: skip
-        results: dict[str, list[tuple[float, float, float]]] = {
-            mode: [] for mode in tpcc_options.MODES
-        }
+        results: dict[str, list[tuple[float, float, float]]] = {mode: [] for mode in MODES}
         for _ in range(PAIRS):
-            for mode in tpcc_options.MODES:
-                argv = tpcc_commands.run_argv(binary, target, OPTIONS[mode], THREADS, STEP_S)
+            for mode in MODES:
+                argv = run_argv(binary, target, OPTIONS[mode], THREADS, STEP_S)
                 output, cpu, _ = measured(argv)
                 report = parse_run(output, THREADS)
-                stats = tpcc_output.parse_stats(output, report.total_time_s, THREADS)
+                stats = parse_stats(output, report.total_time_s, THREADS)
                 deviation = stats["mix"]["max_deviation_pp"]
                 results[mode].append((report.tps, cpu * 1000 / report.events, deviation))
-        check = tpcc_output.parse_check(
-            sysbench.execute(tpcc_commands.check_argv(binary, target, OPTIONS["spec"]))
-        )
+        check = parse_check(execute(check_argv(binary, target, OPTIONS["spec"])))
         print(f"{PAIRS} pairs of {STEP_S} s steps at {THREADS} threads, compat/spec interleaved")
         for mode, rows in results.items():
             tps = [row[0] for row in rows]

@@ -34,7 +34,14 @@ from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server as RunningServer
 from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
 from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.protocol import DataLoader
+from harness.workloads.sysbench.commands import (
+    DATABASE,
+    SUPPORTED_VERSION,
+    SysbenchFailed,
+    sysbench_binary,
+    sysbench_version,
+)
 from harness.workloads.sysbench.dataset import DROP_EARLIER_LOAD, Loaded, SysbenchCalls
 
 
@@ -142,12 +149,12 @@ class CampaignRun:
         sandbox variant's my.cnf as parsed by its server binary, each existing server's
         credentials and variant options. Returns notes worth printing."""
         notes = []
-        self.sysbench = sysbench.sysbench_binary()
-        self.tool_version = sysbench.sysbench_version(self.sysbench)
-        if self.tool_version != sysbench.SUPPORTED_VERSION:
+        self.sysbench = sysbench_binary()
+        self.tool_version = sysbench_version(self.sysbench)
+        if self.tool_version != SUPPORTED_VERSION:
             notes.append(
                 f"sysbench {self.tool_version} found; its output is parsed as"
-                f" {sysbench.SUPPORTED_VERSION}'s"
+                f" {SUPPORTED_VERSION}'s"
             )
         if self.resume_id:
             self.campaign_id = self.resume_id
@@ -292,9 +299,10 @@ class CampaignRun:
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> None:
         """One variant's workloads that share a dataset, on one server start."""
-        if driver_for(group[0]).creates_own_data:
+        loader = driver_for(group[0]).loader
+        if loader is None:
             return self._run_each_fresh(server, label, group, pass_index)
-        pristine = self._pristine(server, label, group, pass_index)
+        pristine = self._pristine(server, label, group, pass_index, loader)
         if pristine is None:
             return  # the load failed; its runs are written as failed
         purpose = self._purpose(label, pass_index)
@@ -348,13 +356,13 @@ class CampaignRun:
             self._enable_metrics(box)
             calls = self._calls(box, box.workdir / "load.log")
             driver = driver_for(group[0])
-            if driver.creates_own_data:
+            if driver.loader is None:
                 for workload in group:
                     if self._run_one(box, label, workload, pass_index, []):
                         return
                     driver_for(workload).drop_tables(box, calls)
                 return
-            loaded = self._load(box, label, group, pass_index, calls)
+            loaded = self._load(box, label, group, pass_index, calls, driver.loader)
             if loaded is None:
                 return
             origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
@@ -390,11 +398,12 @@ class CampaignRun:
         group: list[Workload],
         pass_index: int,
         calls: SysbenchCalls,
+        loader: DataLoader,
     ) -> Loaded | None:
         """Load the group's data; a failed load is written as failed runs of the group."""
         try:
-            return driver_for(group[0]).load(box, calls, self.progress.on_note)
-        except (ServerGoneError, sysbench.SysbenchFailed, pymysql.err.MySQLError) as exc:
+            return loader.load(box, calls, self.progress.on_note)
+        except (ServerGoneError, SysbenchFailed, pymysql.err.MySQLError) as exc:
             reason = f"loading the data failed: {exc}"
             if not box.alive(grace=FAILURE_GRACE_S):
                 reason = f"the server went away while loading: {box.exit_summary()}"
@@ -404,7 +413,12 @@ class CampaignRun:
         return None
 
     def _pristine(
-        self, server: Server, label: str, group: list[Workload], pass_index: int
+        self,
+        server: Server,
+        label: str,
+        group: list[Workload],
+        pass_index: int,
+        loader: DataLoader,
     ) -> PristineCopy | None:
         """The loaded datadir this variant's group starts from, loading it when no earlier
         variant with the same data options did."""
@@ -423,7 +437,7 @@ class CampaignRun:
         purpose = f"load-{store.slot(key).name}"
         with self._sandbox(server, label, purpose, datadir_at=loading) as box:
             calls = self._calls(box, box.workdir / "load.log")
-            loaded = self._load(box, label, group, pass_index, calls)
+            loaded = self._load(box, label, group, pass_index, calls, loader)
             if loaded is None:
                 return None
             quiesce_for_copy(box)
@@ -480,5 +494,5 @@ def quiesce_for_copy(box: Sandbox) -> None:
 
 
 def create_schema_command(box: RunningServer) -> dict[str, str]:
-    sql = f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}"
+    sql = f"CREATE DATABASE IF NOT EXISTS {DATABASE}"
     return {"purpose": "create the schema", "command": box.client_command(sql)}

@@ -16,9 +16,9 @@ from harness.errors import ServerGoneError, WrongPlan
 from harness.run import document as run_document
 from harness.run.document import CampaignFacts, StartingData
 from harness.servers.protocol import Server
-from harness.workloads.driver import WorkloadDriver
 from harness.workloads.drivers import driver_for
-from harness.workloads.ibench.run import IbenchError
+from harness.workloads.ibench.steps import IbenchError
+from harness.workloads.protocol import WorkloadDriver
 from harness.workloads.sysbench.commands import SysbenchFailed
 from harness.workloads.sysbench.dataset import SysbenchCalls
 
@@ -73,7 +73,7 @@ class WorkloadRun:
             settings.facts, self.run_id, self.variant, self.workload, self.pass_index, section
         )
 
-    # -- what a driver gets (workloads/driver.py RunContext) --
+    # -- what a driver gets (workloads/protocol.py RunContext) --
 
     @property
     def sysbench(self) -> str:

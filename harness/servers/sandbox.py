@@ -28,7 +28,7 @@ from harness.servers.products.identity import Product, probe
 from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, redact_secrets, server_product
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import Target
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
@@ -225,8 +225,8 @@ class Sandbox(ServerBase):
             f"{self.defaults_file}: {self.server_name} not ready after {READY_TIMEOUT_S}s", []
         )
 
-    def sysbench_target(self) -> sysbench.Target:
-        return sysbench.Target(socket=self.socket_path)
+    def sysbench_target(self) -> Target:
+        return Target(socket=self.socket_path)
 
     def reproduce_commands(self) -> list[dict[str, str]]:
         """How a reader creates and starts the same server (my.cnf: the run's file)."""

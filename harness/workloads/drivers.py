@@ -4,8 +4,8 @@ the grouping of workloads that share data."""
 from __future__ import annotations
 
 from harness.campaign.load import Workload
-from harness.workloads.driver import WorkloadDriver
 from harness.workloads.ibench.driver import IbenchDriver
+from harness.workloads.protocol import WorkloadDriver
 from harness.workloads.sysbench.driver import SysbenchDriver
 from harness.workloads.tpcc.driver import TpccDriver
 

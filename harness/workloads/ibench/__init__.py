@@ -1,25 +1,16 @@
 """Mark Callaghan's Insert Benchmark, reimplemented from its description in
 Python with PyMySQL: one OS process per role per client, results as JSON-ready dicts.
 
-    from harness.workloads.ibench import IbenchParams, run_steps, DEFAULT_STEPS
+    from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams
+    from harness.workloads.ibench.steps import run_steps
     steps = run_steps({"unix_socket": sock, "user": "root"}, IbenchParams(clients=2,
                       rows_l0=100_000, rows_l12=50_000, query_seconds=60), DEFAULT_STEPS,
                       on_step=document["steps"].append, around_step=sampler_hook)
 
 Modules: params (parameters, step plans), rows (row generator), sql (statements), ratelimit,
-counters (per-second counters, merging), metrics (rates, percentiles, histograms), workers
-(the processes), flush (the pause between writes and queries), run (orchestration).
+worker_counters (per-second counters, merging), metrics (rates, percentiles, histograms),
+workers (the processes), flush (the pause between writes and queries), steps (runs the named
+steps against a connection), driver (the Insert Benchmark as a campaign workload).
+
+The package imports none of its modules, so each imports its siblings without a cycle.
 """
-
-from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, StepPlan, plan
-from harness.workloads.ibench.run import IbenchError, IbenchInterrupted, run_steps
-
-__all__ = [
-    "DEFAULT_STEPS",
-    "IbenchError",
-    "IbenchInterrupted",
-    "IbenchParams",
-    "StepPlan",
-    "plan",
-    "run_steps",
-]

@@ -15,7 +15,8 @@ import json
 import sys
 from pathlib import Path
 
-from harness.workloads.ibench import DEFAULT_STEPS, IbenchInterrupted, IbenchParams, run_steps
+from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams
+from harness.workloads.ibench.steps import IbenchInterrupted, run_steps
 
 
 def main(argv: list[str] | None = None) -> int:

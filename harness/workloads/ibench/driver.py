@@ -3,9 +3,9 @@
 Its l.i0 step creates the data, so there is no load and no pristine copy: on a sandbox each
 ibench workload gets a server of its own started on an empty datadir; on an existing server the
 variant is applied by the campaign run and the tables are dropped afterwards. Around every step
-the harness measures what it measures around a sysbench step (harness/measure/step.py); each
-step is added to the run document as soon as it completes, so Ctrl-C or a dead server leaves a
-partial run with the completed steps (the workload run does the marking).
+the harness measures what it measures around a sysbench step (harness/measure/around_step.py);
+each step is added to the run document as soon as it completes, so Ctrl-C or a dead server
+leaves a partial run with the completed steps (the workload run does the marking).
 """
 
 from __future__ import annotations
@@ -13,19 +13,19 @@ from __future__ import annotations
 import dataclasses
 import shlex
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import pymysql
 
 from harness import __version__
 from harness.campaign.load import Workload
-from harness.measure.step import MeasuredStep, measured_step
+from harness.measure.around_step import MeasuredStep, measured_step
 from harness.servers.protocol import Server
-from harness.workloads.driver import RunContext
 from harness.workloads.ibench.params import FLUSH, INDEX, QUERY, IbenchParams, IbenchSpec
-from harness.workloads.ibench.run import run_steps
-from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls, dataset_label
+from harness.workloads.ibench.steps import run_steps
+from harness.workloads.protocol import RunContext
+from harness.workloads.sysbench.dataset import SysbenchCalls, dataset_label
 
 # What a step's host counters are divided by (Callaghan: per insert in the l steps, per query in
 # the q steps; l.x by the rows it indexed).
@@ -34,7 +34,7 @@ PER_INSERT = ("insert", "inserts")
 
 
 class IbenchDriver:
-    creates_own_data = True
+    loader = None  # the l.i0 step creates the data
 
     def __init__(self, workload: Workload) -> None:
         self.workload = _seeded(workload)
@@ -57,9 +57,6 @@ class IbenchDriver:
 
     def dataset(self) -> str:
         return dataset_label(self.workload)
-
-    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
-        raise NotImplementedError("the Insert Benchmark's l.i0 step creates its data")
 
     def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
         """As the sysbench path drops sbtest*."""

@@ -3,7 +3,7 @@ response-time histograms, the background-rate check and the client's CPU per ope
 
 from __future__ import annotations
 
-from harness.workloads.ibench.counters import BUCKETS_US, Counters
+from harness.workloads.ibench.worker_counters import BUCKETS_US, Counters
 
 PERCENTILES = (50, 75, 90, 95, 99)
 SUSTAINED_RATIO = 0.95  # achieved / target below this: the target was not sustained

@@ -23,10 +23,10 @@ import psutil
 import pymysql
 
 from harness.workloads.ibench import sql
-from harness.workloads.ibench.counters import Counters
 from harness.workloads.ibench.params import IbenchParams, StepPlan
 from harness.workloads.ibench.ratelimit import RateLimiter
 from harness.workloads.ibench.rows import RowGenerator
+from harness.workloads.ibench.worker_counters import Counters
 
 INSERTER, DELETER, QUERIER = "insert", "delete", "query"
 RETRY_CODES = {1205, 1213}  # lock wait timeout, deadlock: the statement is run again

@@ -17,8 +17,16 @@ from harness.campaign.load import Workload
 from harness.errors import UserError
 from harness.servers import pinning
 from harness.servers.protocol import Server
-from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench import project_lua
+from harness.workloads.sysbench.commands import (
+    DATABASE,
+    SysbenchFailed,
+    Target,
+    cleanup_argv,
+    execute,
+    prepare_argv,
+    render,
+)
 
 # sysbench oltp options that change the statements a run sends, not the tables prepare builds.
 RUN_TIME_OPTIONS = {
@@ -51,18 +59,18 @@ class SysbenchCalls:
     binary: str
     client_cpus: tuple[int, ...]
     log_path: Path
-    target: sysbench.Target  # gives the argv that runs its secret; the recorded one has none
+    target: Target  # gives the argv that runs its secret; the recorded one has none
     commands: list[dict[str, str]] = field(default_factory=list)
 
     def __call__(self, purpose: str, argv: list[str]) -> str:
         argv = pinning.pinned(argv, self.client_cpus)
-        command = sysbench.render(argv)
+        command = render(argv)
         self.commands.append({"purpose": purpose, "command": command})
         output = ""  # stays empty when Ctrl-C stops sysbench before it returns
         try:
-            output = sysbench.execute(self.target.runnable(argv))
+            output = execute(self.target.runnable(argv))
             return output
-        except sysbench.SysbenchFailed as exc:
+        except SysbenchFailed as exc:
             output = exc.output
             raise
         finally:
@@ -82,37 +90,41 @@ class Loaded:
 
 def create_schema(server: Server) -> None:
     with server.connect() as conn, conn.cursor() as cursor:
-        cursor.execute(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}")
+        cursor.execute(f"CREATE DATABASE IF NOT EXISTS {DATABASE}")
 
 
-def load(
-    server: Server,
-    workload: Workload,
-    run_sysbench: SysbenchCalls,
-    note: Callable[[str], None],
-) -> Loaded:
-    """Create the schema, drop the tables an earlier load left, build them, and check them: a
-    short load would make every later number meaningless."""
-    started = time.monotonic()
-    create_schema(server)
-    target, binary = run_sysbench.target, run_sysbench.binary
-    run_sysbench(DROP_EARLIER_LOAD, sysbench.cleanup_argv(binary, workload, target))
-    note(f"loading {dataset_label(workload)}")
-    run_sysbench("load the tables", sysbench.prepare_argv(binary, workload, target))
-    server.check_alive()
-    tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
-    rows, data_bytes = measure_tables(server, tables)
-    expected = workload.tables * workload.table_size
-    if workload.test != "oltp_insert" and rows != expected:
-        raise UserError(
-            f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
-        )
-    return Loaded(rows, data_bytes, time.monotonic() - started)
+@dataclass(frozen=True)
+class SysbenchLoader:
+    """Loads a sysbench workload's tables with sysbench prepare."""
+
+    workload: Workload
+
+    def load(
+        self, server: Server, run_sysbench: SysbenchCalls, note: Callable[[str], None]
+    ) -> Loaded:
+        """Create the schema, drop the tables an earlier load left, build them, and check
+        them: a short load would make every later number meaningless."""
+        workload = self.workload
+        started = time.monotonic()
+        create_schema(server)
+        target, binary = run_sysbench.target, run_sysbench.binary
+        run_sysbench(DROP_EARLIER_LOAD, cleanup_argv(binary, workload, target))
+        note(f"loading {dataset_label(workload)}")
+        run_sysbench("load the tables", prepare_argv(binary, workload, target))
+        server.check_alive()
+        tables = [f"sbtest{index}" for index in range(1, workload.tables + 1)]
+        rows, data_bytes = measure_tables(server, tables)
+        expected = workload.tables * workload.table_size
+        if workload.test != "oltp_insert" and rows != expected:
+            raise UserError(
+                f"workload {workload.label}: prepare left {rows} rows, expected {expected}"
+            )
+        return Loaded(rows, data_bytes, time.monotonic() - started)
 
 
 def measure_tables(server: Server, tables: list[str]) -> tuple[int, int]:
     """Rows and bytes (data and indexes) of the loaded tables."""
-    with server.connect(sysbench.DATABASE) as conn, conn.cursor() as cursor:
+    with server.connect(DATABASE) as conn, conn.cursor() as cursor:
         rows = 0
         for table in tables:
             cursor.execute(f"SELECT COUNT(*) FROM {table}")
@@ -124,6 +136,6 @@ def measure_tables(server: Server, tables: list[str]) -> tuple[int, int]:
         cursor.execute(
             "SELECT COALESCE(SUM(data_length + index_length), 0) FROM information_schema.tables"
             " WHERE table_schema = %s",
-            (sysbench.DATABASE,),
+            (DATABASE,),
         )
         return rows, int(cursor.fetchone()[0])

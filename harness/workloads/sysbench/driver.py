@@ -5,31 +5,28 @@ the write tests of his suite."""
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 
 import contract
 from harness.campaign.load import Workload
 from harness.errors import WrongPlan
-from harness.measure.step import measured_step
+from harness.measure.around_step import measured_step
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
-from harness.workloads.driver import RunContext
-from harness.workloads.sysbench import commands as sysbench
-from harness.workloads.sysbench import dataset, postwrite, project_lua
+from harness.workloads.protocol import DataLoader, RunContext
+from harness.workloads.sysbench import commands, dataset, postwrite, project_lua
 from harness.workloads.sysbench.commands import Target
-from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
+from harness.workloads.sysbench.dataset import SysbenchCalls
 from harness.workloads.sysbench.output import RunReport, parse_run
 
 
 class SysbenchDriver:
-    creates_own_data = False
-
     def __init__(self, workload: Workload) -> None:
         self.workload = workload
+        self.loader: DataLoader | None = dataset.SysbenchLoader(workload)
 
     def recorded_options(self) -> dict[str, str]:
         """Every option the tool was given, as the run document records them."""
-        return sysbench.workload_options(self.workload)
+        return commands.workload_options(self.workload)
 
     def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
         return {
@@ -43,17 +40,14 @@ class SysbenchDriver:
     def dataset(self) -> str:
         return dataset.dataset_label(self.workload)
 
-    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
-        return dataset.load(server, self.workload, calls, note)
-
     def cleanup_argv(self, binary: str, target: Target) -> list[str]:
-        return sysbench.cleanup_argv(binary, self.workload, target)
+        return commands.cleanup_argv(binary, self.workload, target)
 
     def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
         calls("drop the tables", self.cleanup_argv(calls.binary, calls.target))
 
     def run_argv(self, binary: str, target: Target, threads: int, seconds: int) -> list[str]:
-        return sysbench.run_argv(binary, self.workload, target, threads, seconds)
+        return commands.run_argv(binary, self.workload, target, threads, seconds)
 
     def measure(self, run: RunContext) -> None:
         """Check the query plan, warm up, then one measured step per thread level."""
@@ -82,7 +76,7 @@ class SysbenchDriver:
     def _check_plans(self, run: RunContext) -> None:
         """A covered/not-covered, PK/secondary test means nothing on another plan."""
         target = run.server.sysbench_target()
-        argv = sysbench.command(run.sysbench, self.workload, target, "explain", {})
+        argv = commands.command(run.sysbench, self.workload, target, "explain", {})
         output = run.calls("check the query plan (EXPLAIN)", argv)
         problems = project_lua.plan_problems(self.workload.test, output)
         if problems:

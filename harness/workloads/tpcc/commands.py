@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import ALWAYS, RUN_ONLY, Target
 from harness.workloads.tpcc.options import TpccOptions
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
@@ -16,12 +16,12 @@ SCRIPT = LUA_DIR / "tpcc.lua"
 
 def command(
     binary: str,
-    target: sysbench.Target,
+    target: Target,
     options: TpccOptions,
     action: str,
     extra: dict[str, str] | None = None,
 ) -> list[str]:
-    merged = {**target.options(), **sysbench.ALWAYS, **options.sysbench_options(), **(extra or {})}
+    merged = {**target.options(), **ALWAYS, **options.sysbench_options(), **(extra or {})}
     return [binary, str(SCRIPT), *(f"--{name}={value}" for name, value in merged.items()), action]
 
 
@@ -30,7 +30,7 @@ def _capped(n: int) -> int:
 
 
 def prepare_argv(
-    binary: str, target: sysbench.Target, options: TpccOptions, threads: int | None = None
+    binary: str, target: Target, options: TpccOptions, threads: int | None = None
 ) -> list[str]:
     """Loaders: by default one per (set, warehouse), at most 16."""
     loaders = threads if threads is not None else _capped(options.tables * options.scale)
@@ -38,15 +38,15 @@ def prepare_argv(
 
 
 def run_argv(
-    binary: str, target: sysbench.Target, options: TpccOptions, threads: int, seconds: int
+    binary: str, target: Target, options: TpccOptions, threads: int, seconds: int
 ) -> list[str]:
-    extra = {"threads": str(threads), "time": str(seconds), **sysbench.RUN_ONLY}
+    extra = {"threads": str(threads), "time": str(seconds), **RUN_ONLY}
     return command(binary, target, options, "run", extra)
 
 
 def check_argv(
     binary: str,
-    target: sysbench.Target,
+    target: Target,
     options: TpccOptions,
     after_load: bool = False,
     threads: int | None = None,
@@ -58,7 +58,7 @@ def check_argv(
     return command(binary, target, options, "check", extra)
 
 
-def cleanup_argv(binary: str, target: sysbench.Target, options: TpccOptions) -> list[str]:
+def cleanup_argv(binary: str, target: Target, options: TpccOptions) -> list[str]:
     return command(binary, target, options, "cleanup")
 
 

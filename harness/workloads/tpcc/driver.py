@@ -4,26 +4,14 @@ data) and one after the sweep (a failed one marks the run)."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
-
 from harness.campaign.load import Workload
-from harness.errors import UserError
-from harness.servers.protocol import Server
-from harness.workloads.driver import RunContext
-from harness.workloads.sysbench import commands as sysbench
-from harness.workloads.sysbench.commands import Target
-from harness.workloads.sysbench.dataset import (
-    DROP_EARLIER_LOAD,
-    Loaded,
-    SysbenchCalls,
-    create_schema,
-    measure_tables,
-)
+from harness.workloads.protocol import RunContext
+from harness.workloads.sysbench.commands import ALWAYS, Target
 from harness.workloads.sysbench.driver import SysbenchDriver
 from harness.workloads.sysbench.output import RunReport
 from harness.workloads.tpcc import commands, output
-from harness.workloads.tpcc.options import TpccOptions, dataset_label, table_names
+from harness.workloads.tpcc.dataset import TpccLoader
+from harness.workloads.tpcc.options import TpccOptions, dataset_label
 
 
 class TpccDriver(SysbenchDriver):
@@ -31,33 +19,16 @@ class TpccDriver(SysbenchDriver):
         super().__init__(workload)
         assert workload.tpcc is not None  # drivers.py picks this driver for test = "tpcc"
         self.options: TpccOptions = workload.tpcc
+        self.loader = TpccLoader(self.options)
 
     def recorded_options(self) -> dict[str, str]:
-        return {**sysbench.ALWAYS, **self.options.sysbench_options()}
+        return {**ALWAYS, **self.options.sysbench_options()}
 
     def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
         return {**super().section(sysbench_version, client_cpus), "tpcc": self.options.describe()}
 
     def dataset(self) -> str:
         return dataset_label(self.options)
-
-    def load(self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]) -> Loaded:
-        """Its check after a load also compares every table's rows with the population rules."""
-        started = time.monotonic()
-        create_schema(server)
-        binary, target = calls.binary, calls.target
-        calls(DROP_EARLIER_LOAD, self.cleanup_argv(binary, target))
-        note(f"loading {self.dataset()}")
-        calls("load the tables", commands.prepare_argv(binary, target, self.options))
-        server.check_alive()
-        check_argv = commands.check_argv(binary, target, self.options, True)
-        check = output.parse_check(
-            calls("check consistency after the load", check_argv), tables=self.options.tables
-        )
-        if not check["passed"]:
-            raise UserError(f"tpcc check after the load failed: {output.failed_summary(check)}")
-        rows, data_bytes = measure_tables(server, table_names(self.options))
-        return Loaded(rows, data_bytes, time.monotonic() - started, check)
 
     def cleanup_argv(self, binary: str, target: Target) -> list[str]:
         return commands.cleanup_argv(binary, target, self.options)

@@ -5,8 +5,8 @@ import pytest
 
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
-from harness.workloads.ibench import DEFAULT_STEPS
 from harness.workloads.ibench.driver import ibench_command
+from harness.workloads.ibench.params import DEFAULT_STEPS
 from tests.harness.campaign.test_campaign import HEAD, write
 
 CAMPAIGN = (

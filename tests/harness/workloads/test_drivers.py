@@ -4,7 +4,9 @@ contributes to the run document (no server needed)."""
 from harness.campaign.load import load_campaign
 from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
 from harness.workloads.ibench.driver import IbenchDriver
+from harness.workloads.sysbench.dataset import SysbenchLoader
 from harness.workloads.sysbench.driver import SysbenchDriver
+from harness.workloads.tpcc.dataset import TpccLoader
 from harness.workloads.tpcc.driver import TpccDriver
 from tests.helpers.paths import REPO
 
@@ -19,8 +21,9 @@ def test_each_kind_gets_its_driver():
     assert type(driver_for(sysbench)) is SysbenchDriver
     assert type(driver_for(tpcc)) is TpccDriver
     assert type(driver_for(ibench)) is IbenchDriver
-    assert driver_for(ibench).creates_own_data
-    assert not driver_for(sysbench).creates_own_data and not driver_for(tpcc).creates_own_data
+    assert driver_for(ibench).loader is None
+    assert type(driver_for(sysbench).loader) is SysbenchLoader
+    assert type(driver_for(tpcc).loader) is TpccLoader
 
 
 def test_sections_say_the_tool_up_front():

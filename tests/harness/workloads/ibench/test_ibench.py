@@ -21,19 +21,10 @@ import jsonschema
 import psutil
 import pytest
 
-from harness.workloads.ibench import (
-    DEFAULT_STEPS,
-    IbenchError,
-    IbenchInterrupted,
-    IbenchParams,
-    metrics,
-    plan,
-    rows,
-    run_steps,
-    sql,
-)
-from harness.workloads.ibench import counters as counters_mod
+from harness.workloads.ibench import metrics, rows, sql, worker_counters
+from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, plan
 from harness.workloads.ibench.ratelimit import RateLimiter
+from harness.workloads.ibench.steps import IbenchError, IbenchInterrupted, run_steps
 from tests.helpers.paths import REPO
 
 ROWS_L0 = 3000
@@ -127,7 +118,7 @@ def test_rate_limiter_groups_batches_per_second():
 
 
 def test_counters_record_merge_and_histogram_buckets():
-    one, two = counters_mod.Counters(), counters_mod.Counters()
+    one, two = worker_counters.Counters(), worker_counters.Counters()
     one.record(0.2, 50, 256)  # <= 256 µs: first bucket
     one.record(0.9, 50, 257)
     one.record(2.5, 50, 20e6)  # > 16 s: the last bucket
@@ -135,7 +126,7 @@ def test_counters_record_merge_and_histogram_buckets():
     two.retries = 2
     assert one.ops == [100, 0, 50] and one.max_us == [257, 0, 20e6]
     assert one.histogram[0] == 1 and one.histogram[1] == 1 and one.histogram[-1] == 1
-    merged = counters_mod.merge([one, counters_mod.Counters.from_json(two.to_json())])
+    merged = worker_counters.merge([one, worker_counters.Counters.from_json(two.to_json())])
     assert merged.ops == [110, 0, 50] and merged.max_us == [5000, 0, 20e6]
     assert (merged.total, merged.calls, merged.retries, merged.fetched) == (160, 4, 2, 10)
     assert merged.histogram[3] == 1  # 5 ms: <= 16 ms and sum(merged.histogram) == 4
@@ -146,7 +137,7 @@ def test_background_flag_and_summary_series():
     assert metrics.background(100, 2, 190 * 10, 190 * 10, 10)["target_sustained"] is True
     fell_short = metrics.background(100, 2, 189 * 10, 0, 10)
     assert fell_short["ratio"] == 0.945 and fell_short["target_sustained"] is False
-    inserts = counters_mod.Counters()
+    inserts = worker_counters.Counters()
     for second in range(3):
         inserts.record(second + 0.5, 100, 1000)
     summary = metrics.summarize({"insert": inserts}, 2.6, 2, [50.0, 60.0, 70.0])

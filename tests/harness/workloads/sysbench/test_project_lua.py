@@ -10,8 +10,15 @@ import pytest
 
 from harness.campaign.load import Workload
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench import commands as sysbench
 from harness.workloads.sysbench import project_lua
+from harness.workloads.sysbench.commands import (
+    DATABASE,
+    command,
+    execute,
+    prepare_argv,
+    run_argv,
+    sysbench_binary,
+)
 from harness.workloads.sysbench.output import parse_run
 
 ROWS = 5000
@@ -19,7 +26,7 @@ POINTS = 10  # the scripts' default --random-points
 
 
 def _workload(
-    test: str, database: str = sysbench.DATABASE, tables: int = 1, rows: int = ROWS, **options: str
+    test: str, database: str = DATABASE, tables: int = 1, rows: int = ROWS, **options: str
 ) -> Workload:
     """A workload running a project test; `mysql-db` picks the schema (argv's last word wins)."""
     script = str(project_lua.script(test)) if project_lua.is_project_test(test) else test
@@ -29,10 +36,10 @@ def _workload(
 class Bench:
     def __init__(self, box: Sandbox):
         self.box = box
-        self.binary = sysbench.sysbench_binary()
+        self.binary = sysbench_binary()
         self.target = box.sysbench_target()
 
-    def sql(self, statement: str, database: str | None = sysbench.DATABASE) -> list[tuple]:
+    def sql(self, statement: str, database: str | None = DATABASE) -> list[tuple]:
         with self.box.connect(database) as conn, conn.cursor() as cursor:
             cursor.execute(statement)
             return list(cursor.fetchall())
@@ -41,15 +48,15 @@ class Bench:
         return int(self.sql(f"SHOW GLOBAL STATUS LIKE '{name}'")[0][1])
 
     def do(self, workload: Workload, action: str, extra: dict[str, str] | None = None) -> str:
-        argv = sysbench.command(self.binary, workload, self.target, action, extra or {})
-        return sysbench.execute(argv)
+        argv = command(self.binary, workload, self.target, action, extra or {})
+        return execute(argv)
 
     def prepare(self, workload: Workload) -> str:
-        return sysbench.execute(sysbench.prepare_argv(self.binary, workload, self.target))
+        return execute(prepare_argv(self.binary, workload, self.target))
 
     def run(self, workload: Workload, threads: int = 2, seconds: int = 1) -> str:
-        argv = sysbench.run_argv(self.binary, workload, self.target, threads, seconds)
-        return sysbench.execute(argv)
+        argv = run_argv(self.binary, workload, self.target, threads, seconds)
+        return execute(argv)
 
 
 @pytest.fixture(scope="module")
@@ -59,7 +66,7 @@ def bench(tmp_path_factory: pytest.TempPathFactory):
     mycnf = "[mysqld]\nskip_log_bin\ninnodb_buffer_pool_size = 64M\n"
     with Sandbox(Binaries.find(Path("/usr")), workdir, mycnf) as box:
         bench = Bench(box)
-        bench.sql(f"CREATE DATABASE IF NOT EXISTS {sysbench.DATABASE}", None)
+        bench.sql(f"CREATE DATABASE IF NOT EXISTS {DATABASE}", None)
         bench.prepare(_workload("random_points"))
         yield bench
 

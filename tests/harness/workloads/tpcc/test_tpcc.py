@@ -17,11 +17,22 @@ import pytest
 
 import contract
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench import commands as sysbench
+from harness.workloads.sysbench.commands import DATABASE, Target, execute, sysbench_binary
 from harness.workloads.sysbench.output import parse_run
-from harness.workloads.tpcc import commands as tpcc_commands
-from harness.workloads.tpcc import options as tpcc_options
-from harness.workloads.tpcc import output as tpcc_output
+from harness.workloads.tpcc.commands import SCRIPT, check_argv, command, prepare_argv, run_argv
+from harness.workloads.tpcc.options import (
+    ITEMS_RULE,
+    TpccOptions,
+    dataset_label,
+    expected_mix,
+    table_names,
+)
+from harness.workloads.tpcc.output import (
+    TpccOutputError,
+    parse_check,
+    parse_stats,
+    totals_problems,
+)
 
 SETS = 2
 MIX_SECONDS = 15
@@ -33,53 +44,38 @@ COMPAT_MIX_SECONDS = 8
 
 
 def test_options_make_the_command_line():
-    target = sysbench.Target(socket=Path("/tmp/x.sock"))
-    options = tpcc_options.TpccOptions(
-        scale=3, tables=2, mode="spec", trx_level="RC", use_fk=False
-    )
-    argv = tpcc_commands.run_argv("/usr/bin/sysbench", target, options, threads=4, seconds=10)
-    assert (
-        argv[1] == str(tpcc_commands.SCRIPT)
-        and tpcc_commands.SCRIPT.is_file()
-        and argv[-1] == "run"
-    )
+    target = Target(socket=Path("/tmp/x.sock"))
+    options = TpccOptions(scale=3, tables=2, mode="spec", trx_level="RC", use_fk=False)
+    argv = run_argv("/usr/bin/sysbench", target, options, threads=4, seconds=10)
+    assert argv[1] == str(SCRIPT) and SCRIPT.is_file() and argv[-1] == "run"
     for expected in ("--scale=3", "--tables=2", "--tpcc_mode=spec", "--trx_level=RC",
                      "--use_fk=0", "--threads=4", "--time=10", "--histogram=on",
                      "--enable_purge=no"):  # fmt: skip
         assert expected in argv
     assert not any(arg.startswith("--items") for arg in argv)  # the rule's 100,000: not passed
-    small = tpcc_options.TpccOptions(items=1000)
-    assert "--items=1000" in tpcc_commands.prepare_argv("sysbench", target, small)
+    small = TpccOptions(items=1000)
+    assert "--items=1000" in prepare_argv("sysbench", target, small)
     assert small.describe()["items_rule"] is False
-    assert "--threads=6" in tpcc_commands.prepare_argv(
-        "sysbench", target, options
-    )  # one per (set, w)
-    assert "--after_load=on" in tpcc_commands.check_argv(
-        "sysbench", target, options, after_load=True
-    )
+    assert "--threads=6" in prepare_argv("sysbench", target, options)  # one per (set, w)
+    assert "--after_load=on" in check_argv("sysbench", target, options, after_load=True)
     with pytest.raises(ValueError, match="mode"):
-        tpcc_options.TpccOptions(mode="tpcc")
-    assert tpcc_options.dataset_label(
-        tpcc_options.TpccOptions(mode="spec")
-    ) != tpcc_options.dataset_label(tpcc_options.TpccOptions())
+        TpccOptions(mode="tpcc")
+    assert dataset_label(TpccOptions(mode="spec")) != dataset_label(TpccOptions())
     # as a campaign writes them; the command line gives the same options back
     campaign = {"tables": 2, "scale": 3, "tpcc-mode": "spec", "trx_level": "RC", "use_fk": 0}
-    assert tpcc_options.TpccOptions.from_options(campaign) == options
-    assert tpcc_options.TpccOptions.from_options(options.sysbench_options()) == options
-    assert tpcc_options.TpccOptions.from_options({"enable_purge": "yes"}).enable_purge is True
-    assert (
-        len(tpcc_options.table_names(options)) == 18
-        and tpcc_options.table_names(options)[-1] == "order_line2"
-    )
+    assert TpccOptions.from_options(campaign) == options
+    assert TpccOptions.from_options(options.sysbench_options()) == options
+    assert TpccOptions.from_options({"enable_purge": "yes"}).enable_purge is True
+    assert len(table_names(options)) == 18 and table_names(options)[-1] == "order_line2"
     with pytest.raises(ValueError, match="table_size"):
-        tpcc_options.TpccOptions.from_options({"table-size": 10})
+        TpccOptions.from_options({"table-size": 10})
 
 
 def test_expected_mix():
-    assert tpcc_options.expected_mix(False) == {"new_order": 43.48, "payment": 43.48,
+    assert expected_mix(False) == {"new_order": 43.48, "payment": 43.48,
         "order_status": 4.35, "delivery": 4.35, "stock_level": 4.35}  # fmt: skip
-    assert tpcc_options.expected_mix(True)["new_order"] == 41.67
-    assert tpcc_options.expected_mix(True)["purge"] == 4.17
+    assert expected_mix(True)["new_order"] == 41.67
+    assert expected_mix(True)["purge"] == 4.17
 
 
 def _thread_line(thread: int, types: dict[str, dict], mode: str = "compat") -> str:
@@ -107,7 +103,7 @@ def test_parse_stats_sums_threads_and_merges_histograms():
                       "sum_us": 10_000, "max_us": 1040, "hist": {"320": 10}},
     })  # fmt: skip
     output = f"sysbench 1.0.20\n{one}\nother text\n{two}\n"
-    stats = tpcc_output.parse_stats(output, total_time_s=30.0, threads=2)
+    stats = parse_stats(output, total_time_s=30.0, threads=2)
     new_order = stats["types"]["new_order"]
     assert new_order["count"] == 100 and new_order["commits"] == 99 and new_order["rollbacks"] == 1
     assert new_order["retries"] == 3 and new_order["deadlocks"] == 2
@@ -121,12 +117,12 @@ def test_parse_stats_sums_threads_and_merges_histograms():
     assert stats["tpmc_like"]["value"] == 99 * 2 and stats["tpmc_like"]["unaudited"] is True
     assert "unaudited" in stats["tpmc_like"]["label"]
     # compat: sysbench's errors are the retries plus the user rollbacks
-    assert tpcc_output.totals_problems(stats, events=110, errors=4) == []
-    assert tpcc_output.totals_problems(stats, events=111, errors=3) != []
-    with pytest.raises(tpcc_output.TpccOutputError, match="3 threads"):
-        tpcc_output.parse_stats(output, threads=3)
-    with pytest.raises(tpcc_output.TpccOutputError, match="no tpcc-stats"):
-        tpcc_output.parse_stats("sysbench 1.0.20\n")
+    assert totals_problems(stats, events=110, errors=4) == []
+    assert totals_problems(stats, events=111, errors=3) != []
+    with pytest.raises(TpccOutputError, match="3 threads"):
+        parse_stats(output, threads=3)
+    with pytest.raises(TpccOutputError, match="no tpcc-stats"):
+        parse_stats("sysbench 1.0.20\n")
 
 
 def _check_line(set_: int, number: str, result: str, violations: int = 0) -> str:
@@ -139,13 +135,13 @@ def test_parse_check_combines_sets():
     lines = [_check_line(1, "1", "pass"), _check_line(2, "1", "fail", 1),
              _check_line(1, "11", "skip"), _check_line(2, "11", "skip"),
              _check_line(1, "2", "pass"), _check_line(2, "2", "pass")]  # fmt: skip
-    result = tpcc_output.parse_check("\n".join(lines), tables=2)
+    result = parse_check("\n".join(lines), tables=2)
     assert result["passed"] is False and result["failed"] == ["1"]
     assert result["skipped"] == ["11"]
     assert list(result["conditions"]) == ["1", "2", "11"]
     assert result["conditions"]["1"]["sets"]["2"]["violations"] == 1
-    with pytest.raises(tpcc_output.TpccOutputError, match="expected 3"):
-        tpcc_output.parse_check("\n".join(lines), tables=3)
+    with pytest.raises(TpccOutputError, match="expected 3"):
+        parse_check("\n".join(lines), tables=3)
 
 
 # --- against the server -----------------------------------------------------------------------
@@ -154,9 +150,9 @@ def test_parse_check_combines_sets():
 class Tpcc:
     """sysbench's tpcc commands and SQL against one schema of the sandboxed server."""
 
-    def __init__(self, box: Sandbox, options: tpcc_options.TpccOptions, database: str):
+    def __init__(self, box: Sandbox, options: TpccOptions, database: str):
         self.box = box
-        self.binary = sysbench.sysbench_binary()
+        self.binary = sysbench_binary()
         self.target = box.sysbench_target()
         self.options = options
         self.database = database
@@ -171,35 +167,31 @@ class Tpcc:
     def value(self, statement: str) -> object:
         return self.sql(statement)[0][0]
 
-    def opts(self, **changes: object) -> tpcc_options.TpccOptions:
+    def opts(self, **changes: object) -> TpccOptions:
         return dataclasses.replace(self.options, **changes)
 
     def execute(self, argv: list[str]) -> str:
         schema = f"--mysql-db={self.database}"
-        return sysbench.execute([schema if a.startswith("--mysql-db=") else a for a in argv])
+        return execute([schema if a.startswith("--mysql-db=") else a for a in argv])
 
     def prepare(self, loaders: int = 2) -> str:
-        return self.execute(
-            tpcc_commands.prepare_argv(self.binary, self.target, self.options, loaders)
-        )
+        return self.execute(prepare_argv(self.binary, self.target, self.options, loaders))
 
     def check(self, after_load: bool = False, **changes: object) -> dict:
-        argv = tpcc_commands.check_argv(self.binary, self.target, self.opts(**changes), after_load)
-        return tpcc_output.parse_check(self.execute(argv), tables=self.options.tables)
+        argv = check_argv(self.binary, self.target, self.opts(**changes), after_load)
+        return parse_check(self.execute(argv), tables=self.options.tables)
 
     def run(self, seconds: int = 2, threads: int = 2, **changes: object) -> tuple:
-        argv = tpcc_commands.run_argv(
-            self.binary, self.target, self.opts(**changes), threads, seconds
-        )
+        argv = run_argv(self.binary, self.target, self.opts(**changes), threads, seconds)
         output = self.execute(argv)
         report = parse_run(output, threads)
-        stats = tpcc_output.parse_stats(output, report.total_time_s, threads)
+        stats = parse_stats(output, report.total_time_s, threads)
         return report, stats
 
     def run_events(self, events: int, **changes: object) -> str:
         """One thread, a fixed number of events."""
         extra = {"threads": "1", "events": str(events), "time": "0"}
-        argv = tpcc_commands.command(self.binary, self.target, self.opts(**changes), "run", extra)
+        argv = command(self.binary, self.target, self.opts(**changes), "run", extra)
         return self.execute(argv)
 
 
@@ -217,7 +209,7 @@ def server(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="module")
 def bench(server: Sandbox):
     """2 sets x 1 warehouse loaded by 2 parallel loaders (compat)."""
-    bench = Tpcc(server, tpcc_options.TpccOptions(scale=1, tables=SETS), sysbench.DATABASE)
+    bench = Tpcc(server, TpccOptions(scale=1, tables=SETS), DATABASE)
     bench.prepare()
     return bench
 
@@ -229,8 +221,8 @@ def test_load_follows_the_population_rules(bench: Tpcc):
     assert result["skipped"] == []  # 11 and the row counts run after a load
     assert result["conditions"]["rows"]["result"] == "pass"
     for s in range(1, SETS + 1):
-        assert bench.value(f"SELECT COUNT(*) FROM item{s}") == tpcc_options.ITEMS_RULE
-        assert bench.value(f"SELECT COUNT(*) FROM stock{s}") == tpcc_options.ITEMS_RULE
+        assert bench.value(f"SELECT COUNT(*) FROM item{s}") == ITEMS_RULE
+        assert bench.value(f"SELECT COUNT(*) FROM stock{s}") == ITEMS_RULE
         assert bench.sql(f"SELECT COUNT(*), MIN(d_next_o_id), MAX(d_next_o_id), SUM(d_ytd) "
                          f"FROM district{s}")[0] == (10, 3001, 3001, 300000)  # fmt: skip
         assert bench.value(f"SELECT w_ytd FROM warehouse{s}") == 300000
@@ -263,7 +255,7 @@ def test_compat_run_adds_up_and_keeps_consistency(bench: Tpcc):
     report, stats = bench.run()
     assert stats["mode"] == "compat" and stats["threads_reported"] == 2
     assert report.events > 0 and report.reconnects == 0
-    assert tpcc_output.totals_problems(stats, report.events, report.errors) == []
+    assert totals_problems(stats, report.events, report.errors) == []
     # every event timed once: the per-type latency sums match sysbench's within 2 %
     sysbench_sum_ms = report.latency_ms["avg"] * report.events
     assert stats["latency_sum_ms"] == pytest.approx(sysbench_sum_ms, rel=0.02)
@@ -298,7 +290,7 @@ def test_spec_run_keeps_consistency_and_updates_stock(bench: Tpcc):
     report, stats = bench.run(mode="spec")
     assert stats["mode"] == "spec" and stats["nurand_c"]["last"] == 223
     # spec: user rollbacks are not sysbench errors
-    assert tpcc_output.totals_problems(stats, report.events, report.errors) == []
+    assert totals_problems(stats, report.events, report.errors) == []
     assert stats["types"]["new_order"]["commits"] > 0
     counted = sum(
         int(bench.value(f"SELECT SUM(s_order_cnt) FROM stock{s}")) for s in range(1, SETS + 1)
@@ -347,7 +339,7 @@ def test_the_mix_of_a_longer_run_is_on_target(bench: Tpcc):
     events, which is what 15 s give on 2 busy cores; a +-1.5-point bound would fail about one
     run in 20 for that reason alone, so compat is held to 4 standard deviations instead."""
     report, stats = bench.run(seconds=MIX_SECONDS, mode="spec")
-    assert tpcc_output.totals_problems(stats, report.events, report.errors) == []
+    assert totals_problems(stats, report.events, report.errors) == []
     achieved, expected = stats["mix"]["achieved_pct"], stats["mix"]["expected_pct"]
     off = {name: round(achieved[name] - pct, 2) for name, pct in expected.items()}
     assert all(abs(d) <= MIX_TOLERANCE_PP for d in off.values()), (report.events, off)
@@ -363,7 +355,7 @@ def test_the_mix_of_a_longer_run_is_on_target(bench: Tpcc):
 def test_purge_runs_and_check_skips_what_it_breaks(bench: Tpcc):
     report, stats = bench.run(enable_purge=True)
     assert "purge" in stats["mix"]["expected_pct"]
-    assert tpcc_output.totals_problems(stats, report.events, report.errors) == []
+    assert totals_problems(stats, report.events, report.errors) == []
     result = bench.check(enable_purge=True)
     assert result["passed"], result["failed"]
     assert result["skipped"] == ["8", "9", "10", "11", "12"]
@@ -400,7 +392,7 @@ def test_order_status_reads_the_order_lines_in_spec_mode(bench: Tpcc):
 def test_remote_warehouses_in_spec_mode_only(server: Sandbox):
     """2 warehouses in one set (items per the rule): spec sends 1 % of lines and 15 % of
     payments to the other warehouse, compat never does."""
-    remote = Tpcc(server, tpcc_options.TpccOptions(scale=2, tables=1), "remote")
+    remote = Tpcc(server, TpccOptions(scale=2, tables=1), "remote")
     remote.prepare()
 
     def remote_rows() -> tuple[int, int, int]:

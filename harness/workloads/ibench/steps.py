@@ -24,7 +24,6 @@ import pymysql
 import contract
 from harness.workloads.ibench import flush as flush_mod
 from harness.workloads.ibench import metrics, sql, workers
-from harness.workloads.ibench.counters import Counters, merge
 from harness.workloads.ibench.params import (
     FLUSH,
     INDEX,
@@ -35,6 +34,7 @@ from harness.workloads.ibench.params import (
     StepPlan,
     plan,
 )
+from harness.workloads.ibench.worker_counters import Counters, merge
 
 START_METHOD = "forkserver"  # fast starts, no inherited state; spawn works too
 BARRIER_TIMEOUT_S = 120

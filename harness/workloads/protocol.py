@@ -31,10 +31,19 @@ class RunContext(Protocol):
     def note(self, message: str) -> None: ...
 
 
+class DataLoader(Protocol):
+    """Builds a workload's data in a running server before its runs (each driver whose
+    workload does not create its own data has one)."""
+
+    def load(
+        self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]
+    ) -> Loaded: ...
+
+
 class WorkloadDriver(Protocol):
     workload: Workload
-    # True: its first step creates the data (no load, no pristine copy, a fresh server each)
-    creates_own_data: bool
+    # None: its first step creates the data (no load, no pristine copy, a fresh server each)
+    loader: DataLoader | None
 
     def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
         """The run document's workload fields that depend on the kind: tool, tool_version,
@@ -44,10 +53,6 @@ class WorkloadDriver(Protocol):
     def dataset(self) -> str:
         """A readable identity of the data: workloads with the same one share a load."""
         ...
-
-    def load(
-        self, server: Server, calls: SysbenchCalls, note: Callable[[str], None]
-    ) -> Loaded: ...
 
     def drop_tables(self, server: Server, calls: SysbenchCalls) -> None:
         """On a server the harness did not start, after the runs: leave no tables behind."""
