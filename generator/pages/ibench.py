@@ -22,7 +22,7 @@ Role = Literal["insert", "delete", "query"]
 ROLES: tuple[Role, ...] = ("insert", "delete", "query")
 RATES = {"insert": "inserts_per_s", "delete": "deletes_per_s", "query": "queries_per_s"}
 MB = 1024 * 1024
-# Histogram bucket labels for the harness's upper bounds (harness/workloads/ibench/counters.py).
+# Histogram bucket labels for the harness's upper bounds (harness/workloads/ibench/worker_counters.py).
 BUCKET_LABELS = {256: "≤256 µs", 1000: "≤1 ms", 4000: "≤4 ms", 16000: "≤16 ms",
                  64000: "≤64 ms", 256000: "≤256 ms", 1000000: "≤1 s", 4000000: "≤4 s",
                  16000000: "≤16 s"}  # fmt: skip
