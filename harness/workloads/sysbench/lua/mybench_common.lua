@@ -142,18 +142,7 @@ end
 -- ---------------------------------------------------------------------------------------------
 -- explain: one JSON object per EXPLAIN row, on a line of its own
 
-local function json_string(text)
-   if text == nil then
-      return "null"
-   end
-   local escaped = text:gsub('[%c"\\]', function(ch)
-      if ch == '"' or ch == "\\" then
-         return "\\" .. ch
-      end
-      return string.format("\\u%04x", ch:byte())
-   end)
-   return '"' .. escaped .. '"'
-end
+local json_string = require("json_text").string
 
 -- EXPLAIN's columns by position: MariaDB (and MySQL 5.6) print 10, MySQL 5.7+ print 12
 -- (partitions and filtered added). sysbench's result sets carry no column names.

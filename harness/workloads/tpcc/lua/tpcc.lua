@@ -14,7 +14,9 @@
 
 -- The modules live next to this file; sysbench does not put the script's directory on
 -- package.path, so add it (works from any working directory, no LUA_PATH needed).
-package.path = (sysbench.cmdline.script_path:match("^(.*)/[^/]*$") or ".") .. "/?.lua;" .. package.path
+local script_dir = sysbench.cmdline.script_path:match("^(.*)/[^/]*$") or "."
+-- json_text.lua is shared with the sysbench scripts next door.
+package.path = script_dir .. "/?.lua;" .. script_dir .. "/../../sysbench/lua/?.lua;" .. package.path
 
 local base = require("tpcc_base")
 local load = require("tpcc_load")

@@ -246,16 +246,8 @@ function base.count_sysbench_error()
    ffi.C.sb_counter_inc(sysbench.tid, ffi.C.SB_CNT_ERROR)
 end
 
--- JSON text for a Lua string.
-function base.json_string(text)
-   local escaped = tostring(text):gsub('[%c"\\]', function(ch)
-      if ch == '"' or ch == "\\" then
-         return "\\" .. ch
-      end
-      return string.format("\\u%04x", ch:byte())
-   end)
-   return '"' .. escaped .. '"'
-end
+-- JSON text for a Lua value (the sysbench scripts' module; tpcc.lua puts it on the path).
+base.json_string = require("json_text").string
 
 -- One line to stdout in a single write, so lines of parallel threads never interleave.
 function base.emit(line)
