@@ -6,20 +6,11 @@ import pytest
 
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
+from tests.helpers.campaign_files import HEAD, write
 from tests.helpers.paths import REPO
 
 CAMPAIGNS = sorted((REPO / "campaigns").glob("*.toml"))
 
-# A campaign's required tables with one sandbox and one variant: tests add sweeps and workloads.
-HEAD = """
-name = "t"
-title = "T"
-[servers.s]
-kind = "sandbox"
-[mycnf]
-base = "[mysqld]\\n"
-[variants.a]
-"""
 MINIMAL = (
     HEAD
     + """[sweep]
@@ -29,12 +20,6 @@ step_seconds = 2
 test = "oltp_point_select"
 """
 )
-
-
-def write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "campaign.toml"
-    path.write_text(text)
-    return path
 
 
 @pytest.mark.parametrize("path", CAMPAIGNS, ids=lambda p: p.name)

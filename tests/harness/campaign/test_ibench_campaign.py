@@ -7,7 +7,7 @@ from harness.campaign.load import load_campaign
 from harness.errors import UserError
 from harness.workloads.ibench.driver import ibench_command
 from harness.workloads.ibench.params import DEFAULT_STEPS
-from tests.harness.campaign.test_campaign import HEAD, write
+from tests.helpers.campaign_files import HEAD, write
 
 CAMPAIGN = (
     HEAD
