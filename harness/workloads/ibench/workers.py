@@ -5,8 +5,8 @@ barrier, then works until its plan is done or the stop event is set. It then sen
 on the results queue: its counters, its own CPU time over the measured period (the process CPU
 clock) and when it ended. The inserter also makes the statements: it builds the rows, commits
 one multi-row INSERT per batch in autocommit and hands the matching DELETE of the oldest rows to
-its deleter through a bounded queue, so deletes lag inserts by at most `queue_depth` batches. SIGINT is ignored here: the
-parent owns Ctrl-C and stops the workers through the stop event.
+its deleter through a bounded queue, so deletes lag inserts by at most `queue_depth` batches.
+SIGINT is ignored here: the parent owns Ctrl-C and stops the workers through the stop event.
 """
 
 from __future__ import annotations
