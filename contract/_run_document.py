@@ -33,6 +33,11 @@ class Repeat(TypedDict):
     of: int
 
 
+class Reproduces(TypedDict):
+    run_id: str
+    source: str
+
+
 class Harness(TypedDict):
     version: Required[str]
     git_commit: Required[str | None]
@@ -415,6 +420,7 @@ class RunDocument(TypedDict):
     campaign: Required[Campaign]
     variant: Required[str]
     repeat: NotRequired[Repeat]
+    reproduces: NotRequired[Reproduces]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]
     started_at: Required[str]

@@ -98,6 +98,7 @@ class Campaign:
     repeats: int = 1  # passes over the whole matrix, interleaved
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
+    reproduces: dict[str, str] | None = None  # {run_id, source}: written by mybench reproduce
 
 
 @cache
@@ -318,4 +319,5 @@ def load_campaign(path: Path) -> Campaign:
         repeats=sweep.get("repeats", 1),
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
+        reproduces=raw.get("reproduces"),
     )

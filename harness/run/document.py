@@ -65,6 +65,8 @@ def new_document(
     }
     if campaign.repeats > 1:
         document["repeat"] = {"index": pass_index, "of": campaign.repeats}
+    if campaign.reproduces is not None:
+        document["reproduces"] = dict(campaign.reproduces)
     return document
 
 
