@@ -20,6 +20,7 @@ import generator
 from harness import PROJECT_ROOT
 from harness.campaign.load import load_campaign
 from harness.errors import ServerStartError, UserError
+from harness.reproduce import plan as reproduction
 from harness.run.campaign_run import CampaignRun
 from harness.run.workload_run import Progress as RunProgress
 
@@ -108,7 +109,8 @@ def run_campaign(
     workdir: Path,
     keep_datadir: bool,
     resume_id: str | None = None,
-) -> None:
+) -> list[Path]:
+    """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
     run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir, resume_id=resume_id)
@@ -145,6 +147,7 @@ def run_campaign(
     if run.incomplete:
         unfinished = f"{len(run.incomplete)} run(s) did not complete: {', '.join(run.incomplete)}"
         fail(f"{unfinished}; retry them with: {resume}")
+    return run.written
 
 
 def build_with(data_dirs: tuple[Path, ...], build_dir: Path, **hugo: object) -> str:
@@ -189,6 +192,60 @@ def run(
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
         run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id)
+
+
+@main.command()
+@click.argument("run_ref", metavar="RUN")
+@data_dirs_option
+@click.option(
+    "--results",
+    type=directory,
+    default=DEFAULT_DATA,
+    show_default="data/",
+    help="Results directory: the new run goes to runs/, the campaign file to reproduce/.",
+)
+@click.option(
+    "--basedir",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="Server build to use (default: found by the run's product and version).",
+)
+@click.option(
+    "--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Passes to run."
+)
+@click.option(
+    "--workdir",
+    type=directory,
+    default=DEFAULT_WORKDIR,
+    show_default=".scratch/sandboxes/",
+    help="Where sandbox datadirs, my.cnf, error logs and run logs live.",
+)
+def reproduce(
+    run_ref: str,
+    data_dirs: tuple[Path, ...],
+    results: Path,
+    basedir: Path | None,
+    repeats: int,
+    workdir: Path,
+) -> None:
+    """Run RUN again here: a run id, a path to its run.json, or the URL of its run.json or
+    run page. Writes the rebuilt campaign file beside the results and prints the compare URL."""
+    with reported_errors():
+        lookup = list(data_dirs or (DEFAULT_DATA,))
+        plan = reproduction.prepare(run_ref, lookup, results, basedir, repeats)
+        for note in plan.notes:
+            console.print(note, markup=False)
+        console.print(f"campaign file: {plan.campaign_file}", markup=False)
+        written = run_campaign(plan.campaign_file, results, workdir, keep_datadir=False)
+    original = plan.original.document
+    preview = dict.fromkeys([plan.original_data_dir, results])
+    serve = shlex.join(["mybench", "serve", *(f"--data={d}" for d in preview)])
+    click.echo(f"reproduced {original['id']} as {', '.join(p.stem for p in written)}")
+    if original["workload"]["tool"] == "ibench":  # the compare page draws thread sweeps
+        pages = " ".join(f"/runs/{path.stem}/" for path in written)
+        click.echo(f"preview: {serve}, then open /runs/{original['id']}/ and {pages}")
+    else:
+        click.echo(f"preview: {serve}")
+        click.echo(f"compare: /{reproduction.compare_path(original, [p.stem for p in written])}")
 
 
 @main.command()

@@ -84,8 +84,26 @@ def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValu
     return "\n".join(out).rstrip() + "\n"
 
 
+PLACEMENT_MARKER = "# sandbox placement, set by the harness"
+
+
 def with_placement(text: str, placement: dict[str, OptionValue]) -> str:
     """Append the sandbox's own [mysqld] block; later lines win, so the harness keeps its paths."""
-    block = ["", "[mysqld]", "# sandbox placement, set by the harness"]
+    block = ["", "[mysqld]", PLACEMENT_MARKER]
     block += [render_option(name, value) for name, value in placement.items()]
     return text.rstrip() + "\n" + "\n".join(block) + "\n"
+
+
+def without_placement(text: str) -> str | None:
+    """The configuration that was measured: text without the block with_placement() appended
+    (from its [mysqld] line to the next section or the end); None when text has no such block."""
+    lines = text.splitlines()
+    marks = [i for i, line in enumerate(lines) if line.strip() == PLACEMENT_MARKER]
+    if not marks or marks[-1] == 0 or lines[marks[-1] - 1].strip().lower() != "[mysqld]":
+        return None
+    start = marks[-1] - 1
+    end = next(
+        (i for i in range(marks[-1] + 1, len(lines)) if _SECTION.match(lines[i].strip())),
+        len(lines),
+    )
+    return "\n".join(lines[:start] + lines[end:]).rstrip() + "\n"

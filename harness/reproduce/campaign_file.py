@@ -1,0 +1,204 @@
+"""Rebuild a one-run campaign from a run document: the measured my.cnf without the placement
+block the harness adds to every start (harness/servers/mycnf.py), the same workload with its
+options and data size, and the same sweep.
+
+A run document records its steps, not its campaign's [sweep] table, so the sweep is read back
+from what the run did: the thread levels from its steps, the step length from their measured
+durations (sysbench runs --time seconds, give or take a few milliseconds), the warm-up from
+its recorded warm-up command. The pause between thread levels is not recorded: plain tests get
+none, suite tests their suite's own. A run the document cannot say enough about is refused
+with the field that is missing."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import statistics
+from dataclasses import dataclass
+
+import tomli_w
+
+from harness.errors import UserError
+from harness.servers.mycnf import without_placement
+from harness.workloads.ibench.params import IbenchParams
+from harness.workloads.sysbench.commands import ALWAYS
+
+NAME_PREFIX = "repro-"
+LABEL_MAX = 40  # campaign.schema.json's label length
+WARMUP_PURPOSE = "warm up"  # how a sysbench run's recorded warm-up command starts its purpose
+_TIME_OPTION = re.compile(r"--time=(?P<seconds>\d+)\b")
+SYSBENCH_DATA_OPTIONS = ("tables", "table-size")  # [workloads.<name>] keys, not options
+
+
+@dataclass(frozen=True)
+class Rebuilt:
+    text: str  # the campaign file
+    notes: list[str]  # what was derived or could not be carried over
+
+
+def required(document: dict, dotted: str) -> object:
+    """document's value at a dotted path; UserError naming the path when it is missing."""
+    value: object = document
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or value.get(part) in (None, "", [], {}):
+            raise UserError(f"{dotted} is missing: the run cannot be rebuilt without it")
+        value = value[part]
+    return value
+
+
+def _label(text: str) -> str:
+    return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-_")[:LABEL_MAX] or "run"
+
+
+def refuse_unreproducible(document: dict) -> None:
+    server = document.get("server", {})
+    if server.get("kind") == "existing" or server.get("sandbox") is False:
+        raise UserError(
+            "server.kind is existing: the run was measured on a server mybench did not start,"
+            " whose datadir and my.cnf it cannot re-provision"
+        )
+    if document.get("status") != "complete":
+        raise UserError(
+            f"status is {document.get('status')!r}: only a complete run's sweep can be rebuilt"
+        )
+
+
+def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
+    steps = required(document, "steps")
+    assert isinstance(steps, list)
+    durations = [step.get("duration_s") for step in steps]
+    if any(duration is None for duration in durations):
+        raise UserError("steps.duration_s is missing: the step length cannot be rebuilt")
+    sweep: dict[str, object] = {
+        "threads": [step["threads"] for step in steps],
+        "step_seconds": max(1, round(statistics.median(durations))),
+    }
+    commands = document.get("reproduce", {}).get("commands", [])
+    warmups = [c for c in commands if c.get("purpose", "").startswith(WARMUP_PURPOSE)]
+    if warmups and (match := _TIME_OPTION.search(warmups[0].get("command", ""))):
+        sweep["warmup_seconds"] = int(match["seconds"])
+    if "trim_seconds" in document["workload"]:
+        sweep["trim_seconds"] = document["workload"]["trim_seconds"]
+    notes.append(
+        f"sweep read back from the run: threads {sweep['threads']},"
+        f" {sweep['step_seconds']} s steps, {sweep.get('warmup_seconds', 0)} s warm-up"
+    )
+    return sweep
+
+
+def _sysbench_workload(workload: dict) -> dict[str, object]:
+    options = dict(workload["options"])
+    for name in ALWAYS:  # the harness passes these itself
+        options.pop(name, None)
+    tables = options.pop("tables", None)
+    if tables is None:
+        raise UserError("workload.options.tables is missing: the data size cannot be rebuilt")
+    if workload["script"] == "tpcc":  # tables counts table sets; the Lua sizes the rest
+        return {"test": "tpcc", "tables": int(tables), "options": options}
+    table_size = options.pop("table-size", None)
+    if table_size is None:
+        raise UserError("workload.options.table-size is missing: the data size cannot be rebuilt")
+    spec: dict[str, object] = {"tables": int(tables), "table_size": int(table_size)}
+    if (suite := workload.get("suite")) is not None:
+        spec.update(preset=suite["name"], tests=[workload["name"]])
+    else:
+        spec["test"] = workload["script"]
+    return {**spec, "options": options}
+
+
+def _ibench_value(kind: str, text: str) -> object:
+    if "bool" in kind:
+        return text == "True"
+    if "int" in kind:
+        return int(text)
+    if "float" in kind:
+        return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+    return text
+
+
+def _ibench_workload(workload: dict) -> dict[str, object]:
+    """IbenchParams recorded as text (str(value)), back to their TOML types; the seed too, so
+    the same rows are drawn."""
+    recorded = dict(workload["options"])
+    steps = recorded.pop("steps", None)
+    if steps is None:
+        raise UserError(
+            "workload.options.steps is missing: the Insert Benchmark steps are unknown"
+        )
+    kinds = {field.name: str(field.type) for field in dataclasses.fields(IbenchParams)}
+    unknown = sorted(set(recorded) - set(kinds))
+    if unknown:
+        raise UserError(f"workload.options.{unknown[0]}: not an Insert Benchmark option here")
+    options = {name: _ibench_value(kinds[name], text) for name, text in recorded.items()}
+    return {"test": "ibench", "steps": steps.split(","), "options": options}
+
+
+def _pinned(cpus: object, what: str, notes: list[str]) -> dict[str, object]:
+    """The run's CPU pinning, when every CPU it used exists here."""
+    if not cpus:
+        return {}
+    assert isinstance(cpus, list)
+    allowed = os.sched_getaffinity(0)
+    if set(cpus) <= allowed:
+        return {"cpus": cpus}
+    notes.append(f"{what} not pinned: CPUs {cpus} are not all available here {sorted(allowed)}")
+    return {}
+
+
+def _server_pin(document: dict) -> list[int] | None:
+    """server.cpu_affinity is read back after every start: a pin only when narrower than the
+    CPUs the host let the harness use."""
+    cpus = document["server"].get("cpu_affinity")
+    host = document.get("host", {})
+    everything = host.get("cpu_affinity") or list(range(host.get("cpu_threads", 0)))
+    return cpus if cpus and set(cpus) < set(everything) else None
+
+
+def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1) -> Rebuilt:
+    """The campaign file that runs the document's run again here, on the server at basedir."""
+    refuse_unreproducible(document)
+    run_id = str(required(document, "id"))
+    recorded = str(required(document, "server.my_cnf"))
+    measured = without_placement(recorded)
+    if measured is None:
+        raise UserError(
+            "server.my_cnf has no sandbox placement block: not a my.cnf mybench started a"
+            " server with (an imported run?)"
+        )
+    workload = required(document, "workload")
+    assert isinstance(workload, dict)
+    notes: list[str] = []
+    variant = str(required(document, "variant"))
+    server_label, _, variant_label = variant.rpartition(".")  # <server>.<variant> with several
+    server = document["server"]
+    server_label = _label(server_label or f"{server['product']}-{server['version']}")
+    campaign: dict[str, object] = {
+        "name": _label(NAME_PREFIX + str(required(document, "campaign.name"))),
+        "title": f"Reproduction of {run_id}",
+        "description": (
+            f"Rebuilt by mybench reproduce from run {run_id} ({source}): its measured my.cnf,"
+            " workload, data size and sweep, on this machine."
+        ),
+        "reproduces": {"run_id": run_id, "source": source},
+        "servers": {
+            server_label: {
+                "kind": "sandbox",
+                "basedir": basedir,
+                **_pinned(_server_pin(document), "server", notes),
+            }
+        },
+        "mycnf": {"base": measured},
+        "variants": {_label(variant_label): {"description": f"the my.cnf run {run_id} measured"}},
+    }
+    if required(document, "workload.tool") == "ibench":
+        spec = _ibench_workload(workload)
+        campaign["sweep"] = {"repeats": repeats}
+    else:
+        spec = _sysbench_workload(workload)
+        campaign["sweep"] = {**_sweep(document, notes), "repeats": repeats}
+        campaign["client"] = _pinned(workload.get("client_cpu_affinity"), "sysbench", notes)
+    if not campaign.get("client"):
+        campaign.pop("client", None)
+    campaign["workloads"] = {_label(str(workload["name"])): spec}
+    return Rebuilt(tomli_w.dumps(campaign, multiline_strings=True), notes)
