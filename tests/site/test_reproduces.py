@@ -49,7 +49,7 @@ def test_a_reproduction_links_its_original_and_the_comparison(tmp_path):
     html = (public / "runs" / linked["id"] / "index.html").read_text()
     paragraph = html.split('<p class="reproduces">', 1)[1].split("</p>", 1)[0]
     assert f'<a href="/runs/{ORIGINAL}/"><code>{ORIGINAL}</code></a>' in paragraph
-    href = paragraph.split("(<a href=\"", 1)[1].split('"', 1)[0]
+    href = paragraph.split('(<a href="', 1)[1].split('"', 1)[0]
     url = urlparse(html_lib.unescape(href))
     assert url.path == "/compare/"
     query = {key: values[0] for key, values in parse_qs(url.query).items()}

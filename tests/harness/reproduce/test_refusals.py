@@ -15,7 +15,9 @@ from harness.reproduce.plan import prepare
 from harness.reproduce.server_build import how_to_get
 from tests.helpers.paths import REPO
 
-FIXTURE = REPO / "tests/fixtures/runs/runs/binlog-sync-policies-20261123-133014.sync-1.oltp-rw.p2.json"
+FIXTURE = (
+    REPO / "tests/fixtures/runs/runs/binlog-sync-policies-20261123-133014.sync-1.oltp-rw.p2.json"
+)
 
 
 def original() -> dict:
@@ -86,7 +88,6 @@ def test_the_cli_prints_one_line_naming_the_run(tmp_path):
             "--data", str(tmp_path), "--results", str(tmp_path / "results")]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=REPO)
     assert result.returncode == 2
-    assert result.stderr.strip().splitlines() == [
-        f"error: no-such-run: no such run in {tmp_path / 'runs'} (give a run id, a path to a"
-        " run.json, or its URL)"
-    ]
+    looked = tmp_path / "runs"
+    expected = f"error: no-such-run: no such run in {looked} (give a run id, a path to a run.json,"
+    assert result.stderr.strip().splitlines() == [f"{expected} or its URL)"]

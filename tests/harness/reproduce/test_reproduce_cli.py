@@ -102,7 +102,9 @@ def test_from_a_run_id_in_the_data_dir(tmp_path, measured):
     assert source.endswith(f"runs/{original['id']}.json")
     assert f"--data={data}" in result.stdout  # the preview shows the original where it is
     # The campaign file runs again as it is, and says what it reproduces again.
-    again = run_cli(tmp_path / "again", tmp_path / "results" / "reproduce" / f"{original['id']}.toml")
+    again = run_cli(
+        tmp_path / "again", tmp_path / "results" / "reproduce" / f"{original['id']}.toml"
+    )
     assert again.returncode == 0, again.stderr
     (rerun,) = contract.validate_dir(tmp_path / "again" / "data")[0]
     assert rerun["reproduces"] == run["reproduces"]
