@@ -39,6 +39,13 @@ data_dirs_option = click.option(
     multiple=True,
     help="Results directory holding runs/*.json (repeatable; default: data/).",
 )
+workdir_option = click.option(
+    "--workdir",
+    type=directory,
+    default=DEFAULT_WORKDIR,
+    show_default=".scratch/sandboxes/",
+    help="Where sandbox datadirs, my.cnf, error logs and run logs live.",
+)
 build_dir_option = click.option(
     "--out",
     "build_dir",
@@ -170,13 +177,7 @@ def main() -> None:
     show_default="data/",
     help="Results directory to write runs/*.json into.",
 )
-@click.option(
-    "--workdir",
-    type=directory,
-    default=DEFAULT_WORKDIR,
-    show_default=".scratch/sandboxes/",
-    help="Where sandbox datadirs, my.cnf, error logs and run logs live.",
-)
+@workdir_option
 @click.option(
     "--keep-datadir", is_flag=True, help="Keep each sandbox datadir after its server stops."
 )
@@ -212,13 +213,7 @@ def run(
 @click.option(
     "--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Passes to run."
 )
-@click.option(
-    "--workdir",
-    type=directory,
-    default=DEFAULT_WORKDIR,
-    show_default=".scratch/sandboxes/",
-    help="Where sandbox datadirs, my.cnf, error logs and run logs live.",
-)
+@workdir_option
 def reproduce(
     run_ref: str,
     data_dirs: tuple[Path, ...],

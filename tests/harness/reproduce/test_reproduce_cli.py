@@ -17,22 +17,17 @@ import pytest
 
 import contract
 from harness.servers.mycnf import without_placement
-from tests.helpers.cli_runs import run_cli
+from tests.helpers.cli_runs import SANDBOX, run_cli
 
 pytestmark = pytest.mark.server
 
-TINY = """
+TINY = (
+    """
 name = "tiny-repro"
 title = "Tiny campaign to reproduce"
-[servers.debian]
-kind = "sandbox"
-[mycnf]
-base = '''
-[mysqld]
-innodb_buffer_pool_size = 64M
-innodb_log_file_size = 48M
-skip_log_bin
-'''
+"""
+    + SANDBOX.format(basedir="/usr")
+    + """
 [variants.small-log-buffer]
 options = { innodb_log_buffer_size = "8M", innodb_flush_log_at_trx_commit = 2 }
 [sweep]
@@ -45,6 +40,7 @@ tables = 1
 table_size = 2000
 options = { range_size = 10 }
 """
+)
 
 
 @pytest.fixture(scope="module")
