@@ -53,3 +53,13 @@ def test_placement_comes_last_so_it_wins():
     text = with_placement(BASE, {"port": 40000, "datadir": "/tmp/with space"})
     assert text.rstrip().endswith('datadir = "/tmp/with space"')
     assert server_options(text)["port"] == "40000"
+
+
+def test_without_placement_gives_back_what_with_placement_was_given():
+    from harness.servers.mycnf import with_placement, without_placement
+
+    tuned = "[mysqld]\ninnodb_buffer_pool_size = 64M\n# variant a\nsync_binlog = 1\n"
+    placed = with_placement(tuned, {"datadir": "/d", "port": 3307})
+    assert "port = 3307" in placed
+    assert without_placement(placed) == tuned
+    assert without_placement(tuned) is None  # not a file the harness started a server with

@@ -1,0 +1,60 @@
+"""A campaign rebuilt from each kind of fixture run loads, and its workload records the same
+options and runs the same sweep as the run it came from."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from harness.campaign.load import load_campaign
+from harness.reproduce.campaign_file import rebuild_campaign
+from harness.servers.mycnf import without_placement
+from harness.workloads.drivers import driver_for
+from tests.helpers.paths import REPO
+
+RUNS = REPO / "tests" / "fixtures" / "runs" / "runs"
+COMPLETE = sorted(
+    path.name
+    for path in RUNS.glob("*.json")
+    if json.loads(path.read_text())["status"] == "complete"
+)
+
+
+@pytest.mark.parametrize("name", COMPLETE)
+def test_the_rebuilt_campaign_runs_the_same_workload(tmp_path, name):
+    run = json.loads((RUNS / name).read_text())
+    rebuilt = rebuild_campaign(run, f"runs/{name}", "/usr", repeats=2)
+    path = tmp_path / "campaign.toml"
+    path.write_text(rebuilt.text)
+    campaign = load_campaign(path)
+
+    assert campaign.reproduces == {"run_id": run["id"], "source": f"runs/{name}"}
+    assert campaign.repeats == 2
+    assert campaign.base_mycnf == without_placement(run["server"]["my_cnf"])
+    (variant,) = campaign.variants
+    assert variant.options == {}
+    (workload,) = campaign.workloads
+    assert workload.label == run["workload"]["name"]
+    section = driver_for(workload).section(run["workload"]["tool_version"], ())
+    assert section["script"] == run["workload"]["script"]
+    assert section["options"] == run["workload"]["options"]
+    if run["workload"]["tool"] == "ibench":
+        return
+    assert workload.sweep.threads == [step["threads"] for step in run["steps"]]
+    commands = " ".join(c["command"] for c in run["reproduce"]["commands"])
+    assert f"--time={workload.sweep.step_seconds} " in commands
+    assert (workload.suite is None) == ("suite" not in run["workload"])
+
+
+def test_a_suite_test_is_rebuilt_as_that_test_of_its_preset(tmp_path):
+    name = "callaghan-10-11-vs-11-4-20261122-045700.mariadb-11-4.base.point-query-r100.json"
+    run = json.loads((RUNS / name).read_text())
+    path = tmp_path / "campaign.toml"
+    path.write_text(rebuild_campaign(run, name, "/usr").text)
+    campaign = load_campaign(path)
+    assert [server.label for server in campaign.servers] == ["mariadb-11-4"]
+    assert [variant.label for variant in campaign.variants] == ["base"]
+    (workload,) = campaign.workloads
+    assert workload.suite is not None and workload.suite.suite == "callaghan"
+    assert workload.sweep.warmup_seconds == 5
