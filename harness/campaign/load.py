@@ -98,6 +98,7 @@ class Campaign:
     repeats: int = 1  # passes over the whole matrix, interleaved
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
+    host_label: str | None = None  # [host] label: the machine's name on the site
 
 
 @cache
@@ -318,4 +319,5 @@ def load_campaign(path: Path) -> Campaign:
         repeats=sweep.get("repeats", 1),
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
+        host_label=raw.get("host", {}).get("label", "").strip() or None,
     )
