@@ -5,6 +5,7 @@ This is the one place that knows the schema version and where the schema lives.
 
 from datetime import UTC, datetime
 
+from contract._host_fingerprint import host_fingerprint, ram_gib
 from contract._run_document import (
     Background,
     Campaign,
@@ -78,8 +79,10 @@ __all__ = [
     "TpccStep",
     "Workload",
     "WorkloadTpcc",
+    "host_fingerprint",
     "ibench_steps",
     "load_run",
+    "ram_gib",
     "sysbench_steps",
     "utc_timestamp",
     "validate_dir",

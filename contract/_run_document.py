@@ -60,6 +60,9 @@ class Host(TypedDict):
     cpu_governor: NotRequired[str | None]
     transparent_hugepages: NotRequired[str | None]
     datadir_mount_options: NotRequired[str | None]
+    datadir_device_model: NotRequired[str | None]
+    fingerprint: NotRequired[str]
+    label: NotRequired[str]
 
 
 class CompiledDefaults(TypedDict):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.hosts import host_of
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 
@@ -36,9 +37,11 @@ def _max_tps(run: RunDocument) -> float | None:
 
 
 def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
-    """{"campaigns": {id: title}, "runs": [record, ...]} newest first; each record holds the
-    fields the filters match (product, version, workload, campaign, host, options)."""
+    """{"campaigns": {id: title}, "hosts": {fingerprint: name}, "runs": [record, ...]} newest
+    first; each record holds the fields the filters match (product, version, workload, campaign,
+    host fingerprint, options)."""
     options = variant_options(runs)
+    hosts = {run["id"]: host_of(run) for run in runs}
     records = [
         {
             "id": run["id"],
@@ -48,7 +51,7 @@ def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
             "workload": run["workload"]["name"],
             "campaign": run["campaign"]["id"],
             "variant": run["variant"],
-            "host": run["host"]["hostname"],
+            "host": hosts[run["id"]]["fingerprint"],
             "status": run["status"],
             "options": options[run["id"]],
             "max_tps": _max_tps(run),
@@ -56,4 +59,9 @@ def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
         for run in sorted(runs, key=lambda run: (run["started_at"], run["id"]), reverse=True)
     ]
     campaigns = {run["campaign"]["id"]: run["campaign"]["title"] for run in runs}
-    return {"campaigns": dict(sorted(campaigns.items())), "runs": records}
+    names = {host["fingerprint"]: host["name"] for host in hosts.values()}
+    return {
+        "campaigns": dict(sorted(campaigns.items())),
+        "hosts": dict(sorted(names.items())),
+        "runs": records,
+    }

@@ -7,6 +7,7 @@ from typing import Any
 from contract import RunDocument
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
+from generator.analysis.hosts import hosts_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
@@ -65,6 +66,7 @@ def summarize_campaign(
         "variants": variants,
         "base": variants[0],
         "run_ids": sorted(run["id"] for run in runs),
+        "hosts": hosts_of(sorted(runs, key=lambda run: (run["started_at"], run["id"]))),
         "workloads": workloads,
         "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
         "suite": suite_report(runs),

@@ -1,12 +1,13 @@
-"""The facts a run page states beside its numbers (data/runfacts/<run>.json): buffer pool fit,
-the runs of its campaign cell (repeat passes and re-runs), each step's trust and the
-disclosure box."""
+"""The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
+buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust
+and the disclosure box."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
@@ -18,6 +19,7 @@ def run_facts(
     """cell: every run of the run's campaign cell (analysis.repeats.group_by_cell); trust: the
     run's step trust (analysis.trust.run_trust)."""
     return {
+        "host": host_of(run),
         "memory": memory_fit(run),
         "passes": pass_list(cell),
         "trust": trust,

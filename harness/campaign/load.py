@@ -99,6 +99,7 @@ class Campaign:
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
     reproduces: dict[str, str] | None = None  # {run_id, source}: written by mybench reproduce
+    host_label: str | None = None  # [host] label: the machine's name on the site
 
 
 @cache
@@ -320,4 +321,5 @@ def load_campaign(path: Path) -> Campaign:
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
         reproduces=raw.get("reproduces"),
+        host_label=raw.get("host", {}).get("label", "").strip() or None,
     )

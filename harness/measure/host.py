@@ -1,10 +1,23 @@
-"""Describe the machine a run happened on, from /proc and os; each collect_* reads one thing."""
+"""Describe the machine a run happened on, from /proc, /sys and os; each collect_* reads one
+thing. collect_host adds the host fingerprint (contract/_host_fingerprint.py says which facts it
+covers and why) and the campaign's [host] label."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import platform
+import re
 from pathlib import Path
+
+import contract
+
+# The machine id is secret-ish (systemd: "should be considered confidential"): only an HMAC keyed
+# by it over this application id is used, as systemd's app-specific ids do, so the published
+# fingerprint cannot be matched against the raw id or another tool's hash of it.
+_FINGERPRINT_APP_ID = b"mybench host fingerprint"
+_MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 
 
 def collect_cpu() -> dict[str, object]:
@@ -82,6 +95,29 @@ def collect_tuning() -> dict[str, object]:
     }
 
 
+def machine_key(files: tuple[str, ...] = _MACHINE_ID_FILES) -> str | None:
+    """The machine id, hashed for mybench; None when no file holds one (a minimal container)."""
+    for path in files:
+        machine_id = _read_first_line(path)
+        if machine_id and re.fullmatch(r"[0-9a-f]{32}", machine_id):
+            digest = hmac.new(machine_id.encode(), _FINGERPRINT_APP_ID, hashlib.sha256)
+            return digest.hexdigest()
+    return None
+
+
+def device_model(device: str | None) -> str | None:
+    """The model sysfs gives the disk holding device (/dev/nvme0n1p2 -> its disk's model); None
+    for a pseudo filesystem or a disk without one (virtio)."""
+    if not device or not device.startswith("/dev/"):
+        return None
+    block = (Path("/sys/class/block") / Path(device).resolve().name).resolve()
+    for disk in (block, block.parent):  # a partition's disk is its parent in sysfs
+        model = _read_first_line(str(disk / "device" / "model"))
+        if model:
+            return model
+    return None
+
+
 def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
     """(filesystem type, device, mount options) of the mount holding path: longest mount point."""
     best = ("", None, None, None)
@@ -95,11 +131,12 @@ def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
     return best[1], best[2], best[3]
 
 
-def collect_host(datadir: Path | None) -> dict[str, object]:
+def collect_host(datadir: Path | None, label: str | None = None) -> dict[str, object]:
     """datadir None: the server's files are not on this machine (a remote existing server), so
-    the datadir fields are null rather than describing some other filesystem."""
+    the datadir fields are null rather than describing some other filesystem. label: the
+    campaign's [host] label, recorded when given."""
     fstype, device, options = mount_of(datadir) if datadir is not None else (None, None, None)
-    return {
+    host = {
         **collect_os(),
         **collect_cpu(),
         **collect_memory(),
@@ -107,4 +144,7 @@ def collect_host(datadir: Path | None) -> dict[str, object]:
         "datadir_filesystem": fstype,
         "datadir_device": device,
         "datadir_mount_options": options,
+        "datadir_device_model": device_model(device),
     }
+    host["fingerprint"] = contract.host_fingerprint(host, machine_key())
+    return {**host, "label": label} if label is not None else host

@@ -340,7 +340,9 @@ class CampaignRun:
         """A workload that creates its own data, as one run document; True when the server
         died."""
         run = self._workload_run(box, label, workload, pass_index)
-        run.describe(self.describe_server(box), host.collect_host(box.datadir))
+        run.describe(
+            self.describe_server(box), host.collect_host(box.datadir, self.campaign.host_label)
+        )
         run.start_from(None, server_commands)
         server_died = run.execute()
         self.publish(run.document)
@@ -381,7 +383,7 @@ class CampaignRun:
         data: StartingData,
     ) -> None:
         server_doc = self.describe_server(box)
-        host_doc = host.collect_host(box.datadir)
+        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
         for workload in group:
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, host_doc)
@@ -475,7 +477,7 @@ class CampaignRun:
         reason: str,
     ) -> None:
         server_doc = self.describe_server(box) if box.alive() else None
-        host_doc = host.collect_host(box.datadir)
+        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
         for workload in group:
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, host_doc)

@@ -199,6 +199,24 @@ def test_a_drift_banner_lists_what_differs_between_the_runs_on_screen(compare_si
     assert page.locator("#compare-drift").inner_html() == ""
 
 
+def test_runs_of_two_machines_named_vm_are_flagged_as_two_machines(compare_site, page):
+    """The committed binlog runs of the Intel and the AMD VM, both recorded as host "vm"."""
+    intel = "vm-binlog-sync-20261122-025343.binlog-off.update-nokey"
+    amd = "binlog-sync-policies-20261123-133014.binlog-off.update-nokey.p1"
+    _open(page, f"{compare_site}/compare/?runs={intel},{amd}")
+    banner = page.locator("#compare-drift .banner-drift")
+    assert "The compared runs come from 2 different machines" in banner.inner_text()
+    host, cpu = banner.locator("li").all_inner_texts()[:2]
+    what, values = host.split(": ", 1)
+    assert what == "host"
+    names = sorted(value.rsplit(" (", 1)[0] for value in values.split("; "))
+    assert [name.rsplit(" · ", 1)[0] for name in names] == [
+        "vm · AMD EPYC · 2 cores · 24 GiB",
+        "vm · Intel Xeon · 2 cores · 24 GiB",
+    ]
+    assert cpu.startswith("CPU model: ") and "Intel(R) Xeon(R) Processor (1 run)" in cpu
+
+
 def test_a_pasted_url_restores_the_view_in_a_new_browser_context(compare_site, browser, page):
     _open(page, compare_site + VIEW)
     page.select_option("#compare-base", TUNED)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
 
 import pytest
 
@@ -74,6 +75,31 @@ def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
     )
     assert "?" not in page.url
     assert not errors
+    page.close()
+
+
+def test_the_host_filter_names_each_machine_and_matches_its_fingerprint(site_url, browser, index):
+    """The committed runs come from two VMs both called "vm": two hosts, not one."""
+    page = browser.new_page()
+    page.goto(site_url + "/browse/")
+    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    offered = page.eval_on_selector_all(
+        "select[name=host] option[value]:not([value=''])",
+        "options => options.map(o => [o.value, o.textContent])",
+    )
+    counts = Counter(run["host"] for run in index["runs"])
+    names = index["hosts"]
+    assert len(counts) >= 2
+    assert offered == [
+        [host, f"{names[host]} ({counts[host]})"] for host in sorted(counts, key=names.get)
+    ]
+    chosen = offered[-1][0]
+    page.select_option("select[name=host]", chosen)
+    assert _rows(page) == [run["id"] for run in index["runs"] if run["host"] == chosen]
+    shown = page.eval_on_selector_all(
+        "#browse-results tbody tr td:nth-child(4)", "cells => cells.map(c => c.textContent)"
+    )
+    assert set(shown) == {names[chosen]}
     page.close()
 
 

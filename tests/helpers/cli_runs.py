@@ -3,6 +3,7 @@ the campaign file, run or start it, watch its output, interrupt it, find what it
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -60,9 +61,12 @@ def write_campaign(
     threads: str = "[1, 2]",
     seconds: int = 2,
     basedir: str = "/usr",
+    host_label: str | None = None,
 ) -> Path:
     path = tmp_path / "tiny.toml"
     text = CAMPAIGN.format(variants=variants, threads=threads, seconds=seconds, basedir=basedir)
+    if host_label is not None:
+        text += f"[host]\nlabel = {json.dumps(host_label)}\n"
     path.write_text(text)
     return path
 

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from generator.analysis.hosts import host_of
 from generator.pages.browse import PRODUCT_NAMES
 from tests.helpers.paths import DATA_DIR, REPO
 
@@ -65,6 +66,21 @@ def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_run
         terms = [term.strip() for term in line.group(1).split(",")] if line else []
         for term in terms:
             assert term in spellings, f"{article}: {taxonomy} {term!r}, run pages say {spellings}"
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_hosts_term_names_the_hosts_its_campaign_ran_on(article, committed_runs):
+    """Two machines both called "vm" made articles share one host term: the term is the host's
+    name as run pages give it (generator/analysis/hosts.py), checked against the data."""
+    text = article.read_text()
+    campaign = re.search(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE)
+    line = re.search(r"^hosts:\s*\[(.*)\]\s*$", text, re.MULTILINE)
+    assert campaign and line, f"{article}: front matter campaign and hosts"
+    terms = {term.strip() for term in line.group(1).split(",")}
+    hosts = {
+        host_of(run)["name"] for _, run in committed_runs if run["campaign"]["id"] == campaign[1]
+    }
+    assert terms == hosts, f"{article}: hosts {sorted(terms)}, its runs come from {sorted(hosts)}"
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)

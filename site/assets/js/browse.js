@@ -19,15 +19,16 @@ const FIELDS = {
   option: (run) => run.options,
 };
 
-function fillSelects(runs, campaigns) {
+// A filter's value is what the index records (a campaign id, a host fingerprint); its label is
+// the name the index gives that value, where it gives one.
+function fillSelects(runs, names) {
   for (const [name, valuesOf] of Object.entries(FIELDS)) {
     const counts = new Map();
     for (const run of runs) for (const value of valuesOf(run)) counts.set(value, (counts.get(value) ?? 0) + 1);
     const select = form.elements[name];
-    for (const value of [...counts.keys()].sort()) {
-      const label = name === 'campaign' ? campaigns[value] ?? value : value;
-      select.add(new Option(`${label} (${counts.get(value)})`, value));
-    }
+    const labelOf = (value) => names[name]?.[value] ?? value;
+    const values = [...counts.keys()].sort((a, b) => labelOf(a).localeCompare(labelOf(b)));
+    for (const value of values) select.add(new Option(`${labelOf(value)} (${counts.get(value)})`, value));
   }
 }
 
@@ -51,7 +52,7 @@ function link(href, text) {
   return a;
 }
 
-function render(runs, campaigns) {
+function render(runs, { campaign: campaigns, host: hosts }) {
   const filters = chosen();
   const matching = runs.filter((run) => filters.every(([name, value]) => FIELDS[name](run).includes(value)));
   const rows = matching.slice(0, MAX_ROWS).map((run) => {
@@ -59,7 +60,7 @@ function render(runs, campaigns) {
     cell(row, link(`${params.runs}${run.id}/`, `${run.workload} on ${run.product} ${run.version}, ${run.variant}`));
     cell(row, run.date);
     cell(row, link(`${params.campaigns}${run.campaign}/`, campaigns[run.campaign] ?? run.campaign));
-    cell(row, run.host);
+    cell(row, hosts[run.host] ?? run.host);
     cell(row, run.status, `status-${run.status}`);
     cell(row, run.max_tps === null ? '—' : run.max_tps.toLocaleString('en', { maximumFractionDigits: 2 }), 'n');
     return row;
@@ -75,16 +76,17 @@ function saveToUrl() {
 }
 
 async function main() {
-  const { runs, campaigns } = await fetchJson(params.index);
-  fillSelects(runs, campaigns);
+  const { runs, campaigns, hosts } = await fetchJson(params.index);
+  const names = { campaign: campaigns, host: hosts };
+  fillSelects(runs, names);
   for (const [name, value] of new URLSearchParams(location.search)) {
     const select = form.elements[name];
     if (select instanceof HTMLSelectElement && [...select.options].some((o) => o.value === value)) select.value = value;
   }
-  form.addEventListener('change', () => { saveToUrl(); render(runs, campaigns); });
+  form.addEventListener('change', () => { saveToUrl(); render(runs, names); });
   // "reset" fires before the form clears its fields.
-  form.addEventListener('reset', () => setTimeout(() => { saveToUrl(); render(runs, campaigns); }));
-  render(runs, campaigns);
+  form.addEventListener('reset', () => setTimeout(() => { saveToUrl(); render(runs, names); }));
+  render(runs, names);
 }
 
 main().catch((error) => {

@@ -184,3 +184,13 @@ def test_trim_seconds_is_kept_for_the_statistics(tmp_path):
     assert load_campaign(write(tmp_path, MINIMAL)).workloads[0].sweep.trim_seconds is None
     trimmed = MINIMAL.replace("step_seconds = 2\n", "step_seconds = 2\ntrim_seconds = 0\n")
     assert load_campaign(write(tmp_path, trimmed)).workloads[0].sweep.trim_seconds == 0
+
+
+def test_host_label_is_optional_and_must_name_something(tmp_path):
+    assert load_campaign(write(tmp_path, MINIMAL)).host_label is None
+    labelled = MINIMAL + '[host]\nlabel = "  rack 3 box "\n'
+    assert load_campaign(write(tmp_path, labelled)).host_label == "rack 3 box"
+    path = write(tmp_path, MINIMAL + '[host]\nlabel = "   "\n')
+    with pytest.raises(UserError, match=r"\[host.label\]: '   ' does not match") as caught:
+        load_campaign(path)
+    assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)

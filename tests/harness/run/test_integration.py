@@ -12,6 +12,7 @@ import pytest
 
 import contract
 from harness.campaign import suites
+from harness.measure.host import machine_key
 from harness.servers import sandbox
 from harness.workloads.sysbench import project_lua
 from tests.helpers.paths import REPO
@@ -31,16 +32,22 @@ from tests.helpers.cli_runs import (
 
 def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
-    result = run_cli(tmp_path, write_campaign(tmp_path))
+    result = run_cli(tmp_path, write_campaign(tmp_path, host_label="tiny box"))
     assert result.returncode == 0, result.stderr
 
     runs, problems = contract.validate_dir(data)
     assert problems == []
     assert sorted(run["workload"]["name"] for run in runs) == ["rw", "upd"]
+    machine_id = Path("/etc/machine-id").read_text().strip()
+    assert machine_id and machine_key() is not None
+    for published in (data / "runs").glob("*.json"):
+        assert machine_id not in published.read_text()  # only its keyed hash is in the fingerprint
     for run in runs:
         assert run["status"] == "complete"
         assert run["server"]["product"] == "mariadb"
         assert run["host"]["datadir_mount_options"]
+        assert run["host"]["label"] == "tiny box"
+        assert run["host"]["fingerprint"] == contract.host_fingerprint(run["host"], machine_key())
         assert run["server"]["variables"]["log_bin"] == "ON"
         assert run["server"]["variables"]["sync_binlog"] == "1"
         assert "sync_binlog = 1" in run["server"]["my_cnf"]

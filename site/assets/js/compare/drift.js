@@ -29,6 +29,12 @@ export function driftBanner(drift) {
     });
     list.append(item);
   }
-  banner.append(element('strong', {}, 'The compared runs differ in their environment'), ', so part of any difference may come from it:', list);
+  // The host field (generator/analysis/drift.py HOST_FIELD): different hosts are different machines.
+  const hosts = drift.find(({ what }) => what === 'host');
+  if (hosts) {
+    banner.append(element('strong', {}, `The compared runs come from ${hosts.values.length} different machines`), ", so a difference between them may be the machine's rather than the configuration's:", list);
+  } else {
+    banner.append(element('strong', {}, 'The compared runs differ in their environment'), ', so part of any difference may come from it:', list);
+  }
   return [banner];
 }

@@ -1,0 +1,61 @@
+"""Which host a run document comes from: the one answer every page uses (run and campaign pages,
+/browse/, the home page lists, the drift banners).
+
+A run records its host fingerprint (contract/_host_fingerprint.py). Runs written before the
+fingerprint existed get one derived here from what they recorded (CPU, cores, threads, RAM,
+datadir storage, and the hostname in place of the machine id), marked `derived` so the pages
+can say so. The hostname alone never decides: two machines both called "vm" stay two hosts.
+
+A host is named by its campaign's `[host] label`, else by a short description (hostname, CPU,
+cores, RAM); either way the name ends with the fingerprint's first six digits, so two machines
+never share a name even when someone gave both the same label.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TypedDict
+
+from contract import RunDocument, host_fingerprint, ram_gib
+
+SHORT_DIGITS = 6
+# Trademarks, "CPU", "Processor", "64-Core" and the clock say nothing that tells machines apart.
+_CPU_NOISE = re.compile(r"\((?:R|TM|tm)\)|\bCPU\b|\bProcessor\b|\b\d+-Core\b|@.*$")
+
+
+class RunHost(TypedDict):
+    fingerprint: str
+    name: str
+    derived: bool  # True: the run predates recorded fingerprints; derived from its facts
+
+
+def cpu_name(model: str) -> str:
+    """'Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz' -> 'Intel Xeon Gold 6248'."""
+    return " ".join(_CPU_NOISE.sub(" ", model).split()) or model
+
+
+def host_of(run: RunDocument) -> RunHost:
+    """The host run came from: its fingerprint (recorded, else derived), and its name."""
+    host = run["host"]
+    recorded = host.get("fingerprint")
+    fingerprint = recorded or host_fingerprint(host, None)
+    short = fingerprint[:SHORT_DIGITS]
+    label = host.get("label")
+    if label:
+        name = f"{label} · {short}"
+    else:
+        threads = host["cpu_threads"]
+        cores = host.get("cpu_cores", threads)
+        cpus = f"{cores} cores" if cores == threads else f"{cores} cores/{threads} threads"
+        parts = [host["hostname"], cpu_name(host["cpu_model"]), cpus]
+        name = " · ".join([*parts, f"{ram_gib(host['ram_bytes'])} GiB", short])
+    return {"fingerprint": fingerprint, "name": name, "derived": recorded is None}
+
+
+def hosts_of(runs: list[RunDocument]) -> list[RunHost]:
+    """The distinct hosts of runs, in order of first appearance."""
+    seen: dict[str, RunHost] = {}
+    for run in runs:
+        host = host_of(run)
+        seen.setdefault(host["fingerprint"], host)
+    return list(seen.values())

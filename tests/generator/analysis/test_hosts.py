@@ -1,0 +1,87 @@
+"""Which host a run comes from (generator/analysis/hosts.py), on the fixture run documents."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+import contract
+from generator.analysis.hosts import cpu_name, host_of, hosts_of
+
+MIB = 2**20
+
+
+@pytest.fixture
+def run(fixture_runs) -> dict:
+    """A fixture run written before fingerprints were recorded, as a fresh copy."""
+    return copy.deepcopy(fixture_runs[0].doc)
+
+
+def with_host(run: dict, **changes: object) -> dict:
+    other = copy.deepcopy(run)
+    other["host"].update(changes)
+    return other
+
+
+def test_two_documents_differing_only_in_cpu_model_are_two_hosts(run):
+    other = with_host(run, cpu_model="Intel(R) Xeon(R) Processor")
+    assert run["host"]["hostname"] == other["host"]["hostname"]
+    first, second = host_of(run), host_of(other)
+    assert first["fingerprint"] != second["fingerprint"]
+    assert first["name"] != second["name"]
+    assert len(hosts_of([run, other, run])) == 2
+
+
+def test_the_same_machine_twice_is_one_host_despite_ram_wobble_and_a_new_kernel(run):
+    # MemTotal moved by 1.2 MiB between two boots of the project's VMs; a kernel upgrade
+    # leaves the machine as it was (the drift banner reports the kernel).
+    later = with_host(run, ram_bytes=run["host"]["ram_bytes"] - 1_269_760, kernel="6.19.1")
+    assert host_of(later) == host_of(run)
+    assert host_of(with_host(run, ram_bytes=run["host"]["ram_bytes"] + 300 * MIB)) == host_of(run)
+    assert host_of(with_host(run, ram_bytes=run["host"]["ram_bytes"] * 2)) != host_of(run)
+
+
+def test_a_run_without_a_recorded_fingerprint_gets_a_derived_one(run):
+    assert "fingerprint" not in run["host"]
+    host = host_of(run)
+    assert host["derived"] is True
+    assert host["fingerprint"] == contract.host_fingerprint(run["host"], None)
+    facts = run["host"]
+    cores, ram = facts["cpu_cores"], contract.ram_gib(facts["ram_bytes"])
+    assert host["name"] == (
+        f"{facts['hostname']} · {cpu_name(facts['cpu_model'])} · {cores} cores · {ram} GiB"
+        f" · {host['fingerprint'][:6]}"
+    )
+
+
+def test_a_recorded_fingerprint_and_label_win(run):
+    fingerprint = contract.host_fingerprint(run["host"], "0" * 64)
+    labelled = with_host(run, fingerprint=fingerprint, label="rack 3 box")
+    assert host_of(labelled) == {
+        "fingerprint": fingerprint,
+        "name": f"rack 3 box · {fingerprint[:6]}",
+        "derived": False,
+    }
+    # the machine id tells apart two machines of the same hardware and hostname
+    assert fingerprint != contract.host_fingerprint(run["host"], "1" * 64)
+    assert fingerprint != host_of(run)["fingerprint"]
+
+
+def test_one_label_on_two_machines_still_names_two_hosts(run):
+    first = with_host(run, label="lab")
+    second = with_host(run, label="lab", cpu_model="AMD EPYC 7763 64-Core Processor")
+    assert host_of(first)["name"] != host_of(second)["name"]
+
+
+@pytest.mark.parametrize(
+    ("model", "name"),
+    [
+        ("Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz", "Intel Xeon Gold 6248"),
+        ("AMD EPYC 7763 64-Core Processor", "AMD EPYC 7763"),
+        ("Intel(R) Xeon(R) Processor", "Intel Xeon"),
+        ("AMD EPYC", "AMD EPYC"),
+    ],
+)
+def test_cpu_names_drop_trademarks_and_clocks(model, name):
+    assert cpu_name(model) == name
