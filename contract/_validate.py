@@ -1,8 +1,10 @@
-"""Validate run documents against the published JSON Schema; problems name file and JSON path."""
+"""Validate run documents against the published JSON Schema; problems name file and JSON path
+(or line and column when a file is not JSON)."""
 
 from __future__ import annotations
 
 import json
+import reprlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -11,7 +13,9 @@ from typing import cast
 import jsonschema
 
 from contract._fast_keywords import FastValidator
+from contract._invisible_text import invisible_characters, may_hold_invisible
 from contract._run_document import RunDocument
+from contract._strict_json import parse_strict
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "schema" / "run-v1.schema.json"
 
@@ -39,14 +43,33 @@ def _json_path(error: jsonschema.ValidationError) -> str:
     return path
 
 
-def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
-    """Schema problems plus the cross-field rules a schema cannot say."""
+def _message(error: jsonschema.ValidationError) -> str:
+    """jsonschema's message with a long value shortened (a 400-digit number, a huge string);
+    a failed pattern also quotes the field's description, which says why."""
+    message = error.message
+    value = repr(error.instance)
+    if message.startswith(value):
+        message = reprlib.repr(error.instance) + message[len(value) :]
+    why = error.schema.get("description") if isinstance(error.schema, dict) else None
+    return f"{message}: {why}" if error.validator == "pattern" and why else message
+
+
+def validate_document(
+    doc: object, file: str = "<document>", json_text: str | None = None
+) -> list[Problem]:
+    """Schema problems plus the rules a schema cannot say (cross-field, invisible characters).
+
+    json_text, the document's file text when known, spares the walk for invisible characters
+    when it holds none.
+    """
     problems = [
-        Problem(file, _json_path(err), err.message)
+        Problem(file, _json_path(err), _message(err))
         for err in sorted(_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
     ]
     if problems or not isinstance(doc, dict):
         return problems
+    if json_text is None or may_hold_invisible(json_text):
+        problems += [Problem(file, path, why) for path, why in invisible_characters(doc)]
     if file.endswith(".json") and Path(file).stem != doc["id"]:
         problems.append(Problem(file, "$.id", f"id {doc['id']!r} differs from the file name"))
     # A sysbench step is keyed by its thread level, an Insert Benchmark step by its name.
@@ -70,12 +93,13 @@ def validate_document(doc: object, file: str = "<document>") -> list[Problem]:
 def load_run(path: Path) -> tuple[RunDocument | None, list[Problem]]:
     """Read and validate one run file; the document is None when it cannot be used."""
     try:
-        doc = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Problem(str(path), "$", f"cannot read: {exc}")]
-    except json.JSONDecodeError as exc:
-        return None, [Problem(str(path), "$", f"not JSON: {exc.msg} at line {exc.lineno}")]
-    problems = validate_document(doc, str(path))
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(str(path), "$", f"cannot read: {exc.strerror}")]
+    doc, unparsed = parse_strict(raw)
+    if unparsed:
+        return None, [Problem(str(path), where, why) for where, why in unparsed]
+    problems = validate_document(doc, str(path), raw.decode("utf-8"))
     return (None if problems else cast(RunDocument, doc)), problems
 
 

@@ -75,6 +75,8 @@ def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
         data = figure_data(figure)
         stem = figure_download_stem(rel)
         downloads[f"{stem}.csv"] = figure_csv(data).encode()
-        downloads[f"{stem}.json"] = json.dumps(data, separators=(",", ":")).encode()
+        downloads[f"{stem}.json"] = json.dumps(
+            data, separators=(",", ":"), allow_nan=False
+        ).encode()
         downloads[f"{stem}.svg"] = figure_svg(figure).encode()
     return downloads

@@ -25,24 +25,31 @@ from generator.pages.run_tables import run_tables
 from generator.pages.schema_doc import schema_docs
 
 
-def _json_bytes(value: object) -> bytes:
-    return (json.dumps(value, indent=1, ensure_ascii=False) + "\n").encode()
+def _json_bytes(value: object, compact: bool = False) -> bytes:
+    """JSON as Hugo and the browser read it: NaN or Infinity (which JSON lacks) raise here."""
+    if compact:  # fetched whole by the browser: no indentation
+        return json.dumps(
+            value, ensure_ascii=False, allow_nan=False, separators=(",", ":")
+        ).encode()
+    return (json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
+
+
+def _write_atomically(target: Path, content: bytes) -> None:
+    """A reader (a watching `hugo server`, an interrupted build's next run) never sees half a file."""
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_bytes(content)
+    partial.replace(target)
 
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     """Relative path -> content of every generated file (reads the run files and the schemas)."""
     runs = [run for _, run in run_files]
     files: dict[str, bytes] = {
-        # Fetched whole by the compare page: no indentation.
-        site.COMPARE_INDEX: json.dumps(
-            compare_index([run for run in runs if not is_ibench(run)]),
-            ensure_ascii=False,
-            separators=(",", ":"),
-        ).encode(),
+        site.COMPARE_INDEX: _json_bytes(
+            compare_index([run for run in runs if not is_ibench(run)]), compact=True
+        ),
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
-        site.BROWSE_INDEX: json.dumps(
-            browse_index(runs), ensure_ascii=False, separators=(",", ":")
-        ).encode(),
+        site.BROWSE_INDEX: _json_bytes(browse_index(runs), compact=True),
     }
     for name, doc in schema_docs().items():
         files[site.data_file(site.SCHEMADOC_DATA, name)] = _json_bytes(doc)
@@ -90,7 +97,7 @@ def sync_tree(build_dir: Path, files: dict[str, bytes]) -> int:
         if target.parent not in made:
             target.parent.mkdir(parents=True, exist_ok=True)
             made.add(target.parent)
-        target.write_bytes(content)
+        _write_atomically(target, content)
         changed += 1
     for subdir in site.OWNED_SUBDIRS:
         for stale in sorted((build_dir / subdir).rglob("*"), reverse=True):

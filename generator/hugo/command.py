@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.hugo.errors import HugoError
+from generator.hugo.swap import staged
 
 SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 # The two mount sources in site/hugo.toml that a build may redirect.
@@ -20,7 +21,7 @@ DEFAULT_RUNS_SOURCE = "../data/runs"
 DEFAULT_BUILD_SOURCE = "../build"
 OVERLAY_NAME = "hugo.overlay.json"
 _PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*(\d+)", re.MULTILINE)
-_FIRST_ERROR = re.compile(r"^(?:ERROR|WARN|Error:)\s+(.*)$", re.MULTILINE)
+_ERROR_LINE = re.compile(r"^(?:ERROR|WARN|Error:)\s+(.*)$", re.MULTILINE)
 
 
 def hugo_binary() -> Path:
@@ -56,11 +57,21 @@ def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict[str, Any
     return mounts
 
 
+def runs_dirs(data_dirs: list[Path]) -> list[str]:
+    """The run directories a build reads, as Hugo's messages name them."""
+    return [str(Path(data_dir).resolve() / "runs") for data_dir in data_dirs]
+
+
 def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
     """Write the overlay config; left untouched when unchanged, since `hugo server` does a full
-    rebuild whenever a config file's mtime moves."""
+    rebuild whenever a config file's mtime moves. params.runs_dirs lets a template's error name
+    the run directories actually read (only in build errors, never on a page)."""
     overlay = (Path(build_dir) / OVERLAY_NAME).resolve()
-    text = json.dumps({"module": {"mounts": overlay_mounts(data_dirs, build_dir)}}, indent=1)
+    config = {
+        "module": {"mounts": overlay_mounts(data_dirs, build_dir)},
+        "params": {"runs_dirs": ", ".join(runs_dirs(data_dirs))},
+    }
+    text = json.dumps(config, indent=1)
     if not overlay.is_file() or overlay.read_text() != text + "\n":
         overlay.parent.mkdir(parents=True, exist_ok=True)
         overlay.write_text(text + "\n")
@@ -84,31 +95,42 @@ def hugo_command(subcommand: str, overlay: Path, *extra: str) -> list[str]:
     ]
 
 
-def first_error_line(output: str) -> str:
-    """Hugo's first ERROR/WARN line, without its timestamp noise."""
-    match = _FIRST_ERROR.search(output)
-    if match:
-        return match.group(1).strip()
+def cause_line(output: str, sources: list[str]) -> str:
+    """The ERROR/WARN line that names the cause, without its timestamp noise.
+
+    When Hugo cannot read a run file its data is empty, so every page that looks a run up
+    fails too and those errors come first: a line naming one of `sources` (the run
+    directories) is the cause. Otherwise the first line is.
+    """
+    errors: list[str] = [match.strip() for match in _ERROR_LINE.findall(output)]
+    for line in errors:
+        if any(source in line for source in sources):
+            return line
+    if errors:
+        return errors[0]
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     return lines[0] if lines else "hugo failed without output"
 
 
 def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> int:
-    """Build the site; returns Hugo's page count or raises HugoError with Hugo's cause."""
+    """Build the site beside `destination` (default site/public) and swap it in; returns Hugo's
+    page count, or raises HugoError with Hugo's cause and leaves the published site as it was."""
+    published = Path(destination).resolve() if destination else SITE_DIR / "public"
     # Any warning (missing layout, bad shortcode use) must fail a publish, not pass silently.
-    extra = ["--panicOnWarning", "--printPathWarnings", "--cleanDestinationDir"]
-    if destination is not None:
-        extra += ["--destination", str(Path(destination).resolve())]
+    extra = ["--panicOnWarning", "--printPathWarnings"]
     if base_url is not None:
         extra += ["--baseURL", base_url]
-    result = subprocess.run(
-        hugo_command("build", overlay, *extra),
-        capture_output=True,
-        text=True,
-        env=hugo_env(),
-        check=False,
-    )
-    if result.returncode != 0:
-        raise HugoError(first_error_line(result.stderr + "\n" + result.stdout))
+    with staged(published) as fresh:
+        result = subprocess.run(
+            hugo_command("build", overlay, *extra, "--destination", str(fresh)),
+            capture_output=True,
+            text=True,
+            env=hugo_env(),
+            check=False,
+        )
+        if result.returncode != 0:
+            mounts = json.loads(overlay.read_text())["module"]["mounts"]
+            sources = [mount["source"] for mount in mounts if mount["target"] == "data/runs"]
+            raise HugoError(cause_line(result.stderr + "\n" + result.stdout, sources))
     pages = _PAGES_STAT.search(result.stdout)
     return int(pages.group(1)) if pages else 0

@@ -1,4 +1,5 @@
-"""Read every data directory through the contract; fail as a whole if any document is unusable."""
+"""Read every data directory through the contract; fail as a whole if any document is unusable
+or two would share a page."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import NamedTuple
 
 import contract
 from generator.hugo.errors import InvalidData
+from generator.hugo.term_pages import shared_term_pages
 
 
 class RunFile(NamedTuple):
@@ -28,6 +30,8 @@ def load_runs(data_dirs: list[Path]) -> list[RunFile]:
                 problems.append(contract.Problem(str(path), "$.id", f"id also used by {other}"))
                 continue
             loaded[doc["id"]] = RunFile(path, doc)
+    runs = [loaded[run_id] for run_id in sorted(loaded)]
+    problems += shared_term_pages(runs)
     if problems:
         raise InvalidData(problems)
-    return [loaded[run_id] for run_id in sorted(loaded)]
+    return runs

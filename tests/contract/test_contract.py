@@ -87,7 +87,7 @@ def test_validate_command_prints_one_line_per_problem(real_run, tmp_path):
     result = mybench("validate", str(tmp_path))
     assert result.returncode == 1
     assert result.stdout.splitlines() == [
-        f"{runs / 'truncated.json'}: $: not JSON: Expecting property name enclosed in double quotes at line 1"
+        f"{runs / 'truncated.json'}: $: not JSON: Expecting property name enclosed in double quotes at line 1 column 22"
     ]
     (runs / "truncated.json").unlink()
     result = mybench("validate", str(tmp_path))

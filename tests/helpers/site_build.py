@@ -33,6 +33,7 @@ def build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path
     """Build data_dirs with one probe article as the only post (in a copy of content/: the
     committed articles need all of data/, a build several times longer); returns public/."""
     content = tmp_path / "content"
+    shutil.rmtree(content, ignore_errors=True)  # a test may build several probes in turn
     shutil.copytree(REPO / "content", content)
     for post in (content / "posts").iterdir():
         if post.is_dir():

@@ -1,0 +1,81 @@
+"""Hostile input through a real Hugo build: markup in free text comes out escaped, a failed
+build leaves the published site as it was, and Hugo's failures name their cause."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+import generator
+from generator.hugo.command import run_build
+from tests.helpers.hostile_runs import FREE_TEXT, SOURCES, hostile_data
+from tests.helpers.site_build import build_with_article
+
+pytestmark = pytest.mark.site
+
+RAW_MARKUP = ["<script>alert(", "<img src=x", 'href="javascript:', "<svg onload"]
+
+
+@pytest.fixture(scope="module")
+def hostile_site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("hostile")
+    return build_with_article(root, "A probe.", [hostile_data(root)])
+
+
+def _tree_hash(public) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(public.rglob("*")):
+        digest.update(path.relative_to(public).as_posix().encode())
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def test_markup_in_every_free_text_field_is_published_escaped(hostile_site):
+    pages = [p for p in hostile_site.rglob("*") if p.suffix in (".html", ".xml")]
+    for page in pages:
+        text = page.read_text()
+        for markup in RAW_MARKUP:
+            assert markup not in text, (page, markup)
+    run_page = (hostile_site / "runs" / SOURCES[0] / "index.html").read_text()
+    assert "&lt;script&gt;alert(" in run_page  # the fields are shown, as text
+    shown = [keys for keys in FREE_TEXT if f" {'.'.join(keys)}" in run_page]
+    assert len(shown) >= len(FREE_TEXT) // 2, shown
+
+
+def test_a_failed_build_leaves_the_published_site_identical(tmp_path):
+    data = hostile_data(tmp_path)
+    public = build_with_article(tmp_path, "Before.", [data])
+    before = _tree_hash(public)
+    with pytest.raises(generator.HugoError) as raised:
+        build_with_article(tmp_path, '{{< value campaign="no-such" >}}', [data])
+    assert "probe/index.md" in str(raised.value)
+    assert _tree_hash(public) == before
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".public")] == []
+    build_with_article(tmp_path, "After.", [data])  # a good build still replaces it whole
+    assert _tree_hash(public) != before
+    assert "After." in (public / "posts" / "probe" / "index.html").read_text()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".public")] == []
+
+
+def test_hugo_names_the_run_file_it_cannot_read(tmp_path):
+    # A run file changed after validation (or Hugo run by hand): every page that looks a run
+    # up fails first, but the cause is the file, and the message says so.
+    data = hostile_data(tmp_path)
+    public = build_with_article(tmp_path, "Before.", [data])
+    before = _tree_hash(public)
+    broken = data / "runs" / f"{SOURCES[1]}.json"
+    broken.write_text(broken.read_text().replace('"tps": ', '"tps": NaN, "x": ', 1))
+    with pytest.raises(generator.HugoError) as raised:
+        run_build(tmp_path / "overlay.json", public, "/")
+    assert str(broken.resolve()) in str(raised.value)
+    assert _tree_hash(public) == before
+
+
+def test_a_missing_campaign_names_the_run_directory_read(tmp_path):
+    data = hostile_data(tmp_path)
+    with pytest.raises(generator.HugoError) as raised:  # the committed articles need data/
+        generator.build_site([data], tmp_path / "build", tmp_path / "public")
+    assert f"among the runs in {(data / 'runs').resolve()} (" in str(raised.value)
+    assert not (tmp_path / "public").exists()
