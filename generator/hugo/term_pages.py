@@ -1,8 +1,8 @@
 """Refuse runs whose different values would share one taxonomy page.
 
-The schema keeps path characters out of host names and versions; what remains is case: Hugo
-lowercases a term's path, so hosts "DB1" and "db1" would silently become one page, /hosts/db1/,
-titled after whichever Hugo met first. Two such runs are refused, naming both files.
+The schema keeps path characters out of host labels, hostnames and versions; what remains is
+case: Hugo lowercases a term's path, so hosts "DB1" and "db1" would silently become one page,
+/hosts/db1/, titled after whichever Hugo met first. Two such runs are refused, naming both files.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import contract
+from generator.analysis.hosts import host_of
 
 # Taxonomy (as in site/hugo.toml and content/runs/_content.gotmpl) -> (JSON path, the run's term).
 TERMS: dict[str, tuple[str, Callable[[contract.RunDocument], str]]] = {
-    "hosts": ("$.host.hostname", lambda run: run["host"]["hostname"]),
+    "hosts": ("$.host", lambda run: host_of(run)["name"]),
     "versions": (
         "$.server.version",
         lambda run: " ".join(run["server"][k] for k in ("product", "version")),

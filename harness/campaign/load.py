@@ -321,5 +321,5 @@ def load_campaign(path: Path) -> Campaign:
         client_cpus=_usable_cpus(path, "client.cpus", raw.get("client", {}).get("cpus", [])),
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
         reproduces=raw.get("reproduces"),
-        host_label=raw.get("host", {}).get("label", "").strip() or None,
+        host_label=raw.get("host", {}).get("label"),
     )

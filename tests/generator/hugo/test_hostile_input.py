@@ -153,14 +153,16 @@ def test_a_file_that_is_not_utf8_names_the_line(run_file):
 
 
 def test_hosts_that_differ_only_by_case_are_refused_naming_both_files(tmp_path, run_file):
+    """One machine (one fingerprint) labelled "Lab 1" by one campaign and "LAB 1" by another."""
     other = shutil.copy(FIXTURE_RUNS / "runs" / f"{OTHER_ID}.json", run_file.parent)
-    doc = json.loads(run_file.read_text())
-    doc["host"]["hostname"] = "VM"
-    run_file.write_text(json.dumps(doc))
+    for path, label in ((run_file, "LAB 1"), (Path(other), "Lab 1")):
+        doc = json.loads(path.read_text())
+        doc["host"].update(fingerprint="ab" * 32, label=label)
+        path.write_text(json.dumps(doc))
     with pytest.raises(generator.InvalidData) as raised:
         generate([run_file.parent.parent], tmp_path / "build")
     (problem,) = raised.value.problems
     first, second = sorted([str(run_file), str(other)])
-    assert problem.file == second and problem.path == "$.host.hostname"
+    assert problem.file == second and problem.path == "$.host"
     assert first in problem.message and "/hosts/" in problem.message
     assert not (tmp_path / "build").exists()  # refused before anything was written

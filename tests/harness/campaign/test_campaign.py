@@ -1,5 +1,6 @@
 """Campaign files: the shipped ones load; typos and wrong types fail with one line."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -188,9 +189,12 @@ def test_trim_seconds_is_kept_for_the_statistics(tmp_path):
 
 def test_host_label_is_optional_and_must_name_something(tmp_path):
     assert load_campaign(write(tmp_path, MINIMAL)).host_label is None
-    labelled = MINIMAL + '[host]\nlabel = "  rack 3 box "\n'
-    assert load_campaign(write(tmp_path, labelled)).host_label == "rack 3 box"
-    path = write(tmp_path, MINIMAL + '[host]\nlabel = "   "\n')
-    with pytest.raises(UserError, match=r"\[host.label\]: '   ' does not match") as caught:
-        load_campaign(path)
-    assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
+    labelled = MINIMAL + '[host]\nlabel = "rack 3 box (2)"\n'
+    assert load_campaign(write(tmp_path, labelled)).host_label == "rack 3 box (2)"
+    for label in ("   ", " rack 3", "../runs", "a/b"):  # blank, padded, path characters
+        path = write(tmp_path, MINIMAL + f'[host]\nlabel = "{label}"\n')
+        with pytest.raises(
+            UserError, match=rf"\[host.label\]: '{re.escape(label)}' does not"
+        ) as caught:
+            load_campaign(path)
+        assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
