@@ -38,6 +38,5 @@ def in_variables(command: str, values: Mapping[str, str]) -> str:
     for name, value in sorted(values.items(), key=lambda item: -len(item[1])):
         if value:
             pattern = _BEFORE + re.escape(value) + _AFTER
-            # A function, not a template string: the reference's "$" must stay literal.
-            command = re.sub(pattern, lambda _, name=name: reference(name), command)
+            command = re.sub(pattern, reference(name), command)  # no backslash: taken literally
     return command

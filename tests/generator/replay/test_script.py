@@ -71,7 +71,10 @@ def test_a_restored_run_loads_into_the_pristine_datadir_then_starts_on_a_copy(fi
     assert [c["derived"] for c in commands[copied - 2 : copied + 2]] == [True] * 4
     starts = [c["command"] for c in commands if c["purpose"] == "start the server"]
     assert len(starts) == 2
-    assert all(s.endswith(f'--datadir="${d}" &') for s, d in zip(starts, ["PRISTINE", "DATADIR"]))
+    assert all(
+        s.endswith(f'--datadir="${d}" &')
+        for s, d in zip(starts, ["PRISTINE", "DATADIR"], strict=True)
+    )
     assert not any(c["derived"] for c in commands[copied + 2 :])
 
 
