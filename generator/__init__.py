@@ -6,6 +6,7 @@ The code is grouped by role (generator/README.md maps every module):
   analysis/  statistics and rules over validated runs (ratios, repeats, trust, drift, ...)
   pages/     the data one kind of page shows (campaign summaries, run tables, indexes, reports)
   figures/   Plotly figure dicts and the files beside them (CSV, JSON, static SVG)
+  replay/    each run's replay.sh and the Reproduce list of its page
   hugo/      loading runs, writing the build tree Hugo mounts, running Hugo, serving
 """
 

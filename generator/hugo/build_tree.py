@@ -23,6 +23,7 @@ from generator.pages.monitor import family_rules, step_averages
 from generator.pages.run_facts import run_facts
 from generator.pages.run_tables import run_tables
 from generator.pages.schema_doc import schema_docs
+from generator.replay.script import replay_page, replay_script
 
 
 def _json_bytes(value: object, compact: bool = False) -> bytes:
@@ -58,6 +59,8 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     for path, run in run_files:
         files[site.run_static(run["id"], site.RUN_DOCUMENT)] = path.read_bytes()
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
+        files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
+        files[site.data_file(site.REPLAY_DATA, run["id"])] = _json_bytes(replay_page(run))
         files[site.data_file(site.RUNFACTS_DATA, run["id"])] = _json_bytes(
             run_facts(run, cells[cell_key(run)], trust[run["id"]])
         )

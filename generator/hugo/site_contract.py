@@ -25,8 +25,11 @@ build_dir/
   data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
   data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
   data/runfacts/<run>.json                  memory fit, passes, trust, disclosure: hugo.Data.runfacts
+  data/replay/<run>.json                    the Reproduce list (variables, commands): hugo.Data.replay
+                                            (run/repro.html)
   data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)
-  static/runs/<run>/run.json, my.cnf        download links of runs/page.html; run.json is also
+  static/runs/<run>/run.json, my.cnf, replay.sh
+                                            download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
   static/<owner>/<fig>.csv, .json, .svg     each figure's data and drawing: _partials/chart.html
 """
@@ -47,16 +50,18 @@ DRILLDOWN_DATA = f"{DATA}/drilldown.json"
 IBENCH_DATA = f"{DATA}/ibench"
 MONITOR_DATA = f"{DATA}/monitor"
 RUNFACTS_DATA = f"{DATA}/runfacts"
+REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
 RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
 GENERATED_DATA = (
     CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, IBENCH_DATA, MONITOR_DATA, RUNFACTS_DATA,
-    SCHEMADOC_DATA,
+    REPLAY_DATA, SCHEMADOC_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
 RUN_DOCUMENT = "run.json"
 MY_CNF = "my.cnf"
+REPLAY_SH = "replay.sh"
 
 # Figure ids of a sysbench run page; each has a data table partial run/table-<fig>.html.
 RUN_FIGURES = ("tps", "latency", "series")

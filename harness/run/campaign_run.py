@@ -19,10 +19,11 @@ from pathlib import Path
 import pymysql
 
 import contract
+from contract import replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, UserError
 from harness.measure import counters, host
-from harness.run.document import CampaignFacts, StartingData
+from harness.run.document import CampaignFacts, StartingData, commands_in_variables
 from harness.run.publish import publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
 from harness.servers import compiled_defaults, mycnf
@@ -315,7 +316,7 @@ class CampaignRun:
                 pristine.load_commands,
                 pristine.load_check,
             )
-            self._run_workloads(box, label, group, pass_index, data)
+            self._run_workloads(box, label, group, pass_index, data, box.reproduce_commands())
 
     def _run_each_fresh(
         self, server: Server, label: str, group: list[Workload], pass_index: int
@@ -370,7 +371,7 @@ class CampaignRun:
             origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
             commands = [*box.reproduce_commands(), create_schema_command(box), *calls.commands]
             data = StartingData(origin, loaded.rows, loaded.data_bytes, commands, loaded.check)
-            self._run_workloads(box, label, group, pass_index, data)
+            self._run_workloads(box, label, group, pass_index, data, [])
             if box.alive():
                 driver.drop_tables(box, calls)
 
@@ -381,13 +382,16 @@ class CampaignRun:
         group: list[Workload],
         pass_index: int,
         data: StartingData,
+        server_commands: list[dict[str, str]],
     ) -> None:
+        """The group's runs on one server start; server_commands: how a reader starts it on a
+        copy of the loaded data (none when the data was loaded in place)."""
         server_doc = self.describe_server(box)
         host_doc = host.collect_host(box.datadir, self.campaign.host_label)
         for workload in group:
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, host_doc)
-            run.start_from(data)
+            run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)
             if server_died:
@@ -442,9 +446,9 @@ class CampaignRun:
             loaded = self._load(box, label, group, pass_index, calls, loader)
             if loaded is None:
                 return None
-            quiesce_for_copy(box)
+            quiesced = quiesce_for_copy(box)
             box.keep_datadir = True  # the stop below leaves the loaded datadir for the store
-        commands = [
+        recorded = [
             *box.reproduce_commands(),
             create_schema_command(box),
             *(
@@ -456,7 +460,14 @@ class CampaignRun:
                 for call in calls.commands
                 if call["purpose"] != DROP_EARLIER_LOAD
             ),
+            *(
+                {"purpose": purpose, "command": box.client_command(sql)}
+                for purpose, sql in quiesced
+            ),
+            *box.stop_commands(),
         ]
+        # The copies start from the store's slot, which the loading datadir is renamed to.
+        commands = commands_in_variables(recorded, box.replay_variables(replay_variables.PRISTINE))
         return store.keep(
             key,
             loading,
@@ -485,14 +496,26 @@ class CampaignRun:
             self.publish(run.document)
 
 
-def quiesce_for_copy(box: Sandbox) -> None:
+def quiesce_for_copy(box: Sandbox) -> list[tuple[str, str]]:
     """Make the datadir a clean starting point: no binary log of the load, and a slow
-    shutdown so purge and change-buffer merges are done before anyone copies it."""
+    shutdown so purge and change-buffer merges are done before anyone copies it. Returns the
+    (purpose, statement) pairs it ran, for the reader."""
+    statements = []
     with box.connect() as conn, conn.cursor() as cursor:
         cursor.execute("SELECT @@log_bin")
         if cursor.fetchone()[0]:
-            cursor.execute(binlog_reset_statement(box.release))
-        cursor.execute("SET GLOBAL innodb_fast_shutdown = 0")
+            statements.append(
+                ("drop the binary log of the load", binlog_reset_statement(box.release))
+            )
+        statements.append(
+            (
+                "ask for a slow shutdown (purge done before the copy)",
+                "SET GLOBAL innodb_fast_shutdown = 0",
+            )
+        )
+        for _, sql in statements:
+            cursor.execute(sql)
+    return statements
 
 
 def create_schema_command(box: RunningServer) -> dict[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import contract
+from contract.replay_variables import in_variables
 from harness.campaign import suites
 from harness.campaign.load import Campaign, Workload
 from harness.run.identity import harness_identity, relative_to_project
@@ -103,7 +104,8 @@ def record_start(
     server_commands: list[dict[str, str]],
 ) -> None:
     """Record where the data came from (data: None when the workload creates its own) and how
-    a reader builds the same start: the server, the data, the sampled metrics enabled."""
+    a reader builds the same start: the data (loaded, then copied, when server_commands start
+    the server on a copy), the server, the sampled metrics enabled."""
     if data is not None:
         workload = document["workload"]
         workload.update(
@@ -112,8 +114,8 @@ def record_start(
         if data.load_check is not None:
             workload["tpcc"]["check_after_load"] = data.load_check
     document["reproduce"]["commands"] += [
-        *server_commands,
         *(data.commands if data is not None else []),
+        *server_commands,
         *(
             {
                 "purpose": "enable a sampled InnoDB metric",
@@ -123,6 +125,16 @@ def record_start(
             }
             for pattern in innodb_metrics
         ),
+    ]
+
+
+def commands_in_variables(
+    commands: list[dict[str, str]], values: dict[str, str]
+) -> list[dict[str, str]]:
+    """Recorded commands with the server's paths (values: Server.replay_variables) replaced
+    by the shell variables a reader's replay.sh defines."""
+    return [
+        {**command, "command": in_variables(command["command"], values)} for command in commands
     ]
 
 

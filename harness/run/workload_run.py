@@ -144,7 +144,10 @@ class WorkloadRun:
             raise
         finally:
             document["ended_at"] = contract.utc_timestamp()
-            document["reproduce"]["commands"] += self.calls.commands
+            recorded = [*document["reproduce"]["commands"], *self.calls.commands]
+            document["reproduce"]["commands"] = run_document.commands_in_variables(
+                recorded, self.server.replay_variables()
+            )
             self.calls.commands.clear()
         return False
 

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pymysql
 
+from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.servers import mycnf, pinning
 from harness.servers.pristine import copy_datadir
@@ -229,22 +230,45 @@ class Sandbox(ServerBase):
         return Target(socket=self.socket_path)
 
     def reproduce_commands(self) -> list[dict[str, str]]:
-        """How a reader creates and starts the same server (my.cnf: the run's file)."""
-        return [
-            {
+        """How a reader gets the same datadir (a copy of the loaded one, or a new one) and starts
+        the server on it, in the variables of replay_variables (my.cnf: the run's file)."""
+        datadir = f"--datadir={self.datadir}"  # explicit: the loading start uses PRISTINE
+        if self.seed is not None:
+            prepare = {
+                "purpose": "copy the loaded datadir (every variant starts on its own copy)",
+                "command": shlex.join(["cp", "-a", str(self.seed), str(self.datadir)]),
+            }
+        else:
+            prepare = {
                 "purpose": "initialise a datadir (my.cnf is this run's file)",
-                "command": shlex.join(self.binaries.init_argv(Path("my.cnf"))),
-            },
-            {
-                "purpose": "start the server",
-                "command": shlex.join(
-                    pinning.pinned(
-                        [str(self.binaries.server), "--defaults-file=my.cnf"], self.cpus
-                    )
-                )
-                + " &",
-            },
-        ]
+                "command": shlex.join([*self.binaries.init_argv(self.defaults_file), datadir]),
+            }
+        server = [str(self.binaries.server), f"--defaults-file={self.defaults_file}", datadir]
+        start = {
+            "purpose": "start the server",
+            "command": shlex.join(pinning.pinned(server, self.cpus)) + " &",
+        }
+        return [prepare, start]
+
+    def stop_commands(self) -> list[dict[str, str]]:
+        """The clean shutdown the harness does before its datadir is copied (the admin client
+        returns once the server has removed its pid file, that is once it has exited)."""
+        admin = "mariadb-admin" if self.binaries.product.family == "mariadb" else "mysqladmin"
+        argv = [admin, f"--socket={self.socket_path}", "-u", "root", "shutdown"]
+        return [{"purpose": "shut the server down", "command": shlex.join(argv)}]
+
+    def replay_variables(self, datadir: str = replay_variables.DATADIR) -> dict[str, str]:
+        """Variable name -> this sandbox's path, for contract.replay_variables.in_variables;
+        the sandbox that loads the data a later copy starts from names its datadir PRISTINE."""
+        values = {
+            replay_variables.BASEDIR: str(self.binaries.basedir),
+            replay_variables.MYCNF: str(self.defaults_file),
+            datadir: str(self.datadir),
+            replay_variables.SOCKET: str(self.socket_path),
+        }
+        if self.seed is not None:
+            values[replay_variables.PRISTINE] = str(self.seed)
+        return values
 
     def client_command(self, sql: str) -> str:
         """A client command line a reader can run against this server."""

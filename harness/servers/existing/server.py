@@ -367,3 +367,8 @@ class ExistingServer(ServerBase):
         (no secret: the client prompts for the password)."""
         applied = self.variants.applied
         return [dict(command) for command in applied.commands] if applied else []
+
+    def replay_variables(self) -> dict[str, str]:
+        """None: the commands name the server as the campaign does (host, port or socket), and
+        a reader replays them against a server of their own by hand."""
+        return {}

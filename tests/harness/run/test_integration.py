@@ -270,7 +270,7 @@ def test_server_and_client_pinned_to_separate_cpus(tmp_path):
         assert run["server"]["cpu_affinity"] == [0]  # read back from the kernel
         assert run["workload"]["client_cpu_affinity"] == [1]
         commands = [c["command"] for c in run["reproduce"]["commands"]]
-        assert any(c.startswith("taskset -c 0 /usr/sbin/mariadbd") for c in commands)
+        assert any(c.startswith('taskset -c 0 "$BASEDIR"/sbin/mariadbd') for c in commands)
         assert all(c.startswith("taskset -c 1 sysbench") for c in commands if "sysbench" in c)
 
 

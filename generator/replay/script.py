@@ -1,0 +1,114 @@
+"""A run's replay.sh (templates/replay.sh.j2) and what its run page lists: the variables a reader
+edits and the commands in them (commands.py).
+
+A run on a server mybench did not start cannot be replayed by a script: its configuration came
+from that server's own files, and its commands name that server. The script then says so and
+exits, and the page says why.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import TypedDict
+
+import jinja2
+
+from contract import RunDocument
+from contract.replay_variables import PRISTINE, reference
+from generator.replay.commands import (
+    ReplayCommand,
+    admin_client,
+    replay_commands,
+    tuned_my_cnf,
+)
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    undefined=jinja2.StrictUndefined,
+    keep_trailing_newline=True,
+    autoescape=False,  # a shell script, not HTML
+)
+# A basedir inside a checkout (fetched by `make servers`) is found under the reader's REPO.
+_IN_CHECKOUT = re.compile(r".*/(\.servers/.+)")
+
+
+class ReplayPage(TypedDict):
+    """data/replay/<run>.json: the run page's Reproduce list."""
+
+    replayable: bool
+    reason: str
+    variables: str  # the top of replay.sh: what to edit, and what follows from it
+    commands: list[ReplayCommand]
+    derived: bool  # some commands were added for a document that did not record them
+
+
+def not_replayable(run: RunDocument) -> str:
+    """Why no script can replay the run; empty when one can."""
+    server = run.get("server")
+    if server is None:
+        return "the run failed before the server could be described"
+    if not server.get("sandbox", False):
+        return "it measured a server mybench did not start, with that server's own configuration"
+    return ""
+
+
+def _variables_context(run: RunDocument, commands: list[ReplayCommand]) -> dict[str, object]:
+    server = run["server"]
+    basedir = server.get("basedir", "/usr")
+    in_checkout = _IN_CHECKOUT.fullmatch(basedir)
+    return {
+        "run_id": run["id"],
+        "commit": run["harness"].get("git_commit") or "the commit of the run page",
+        "server_label": f"{server['product']} {server['version']}",
+        "server_binary": Path(server.get("binary", "mariadbd")).name,
+        "basedir_default": f"$REPO/{in_checkout[1]}" if in_checkout else shlex.quote(basedir),
+        "uses_pristine": any(reference(PRISTINE) in c["command"] for c in commands),
+    }
+
+
+def replay_script(run: RunDocument) -> str:
+    """The whole replay.sh of a run."""
+    reason = not_replayable(run)
+    context: dict[str, object] = {
+        "run_id": run["id"],
+        "campaign": run["campaign"]["id"],
+        "variant": run["variant"],
+        "harness_command": run["reproduce"]["harness_command"],
+        "replayable": not reason,
+        "reason": reason,
+    }
+    if not reason:
+        commands = replay_commands(run)
+        context |= _variables_context(run, commands)
+        context |= {
+            "tuned_my_cnf": tuned_my_cnf(run["server"]["my_cnf"]),
+            "admin": admin_client(run),
+            "commands": commands,
+            "derived": any(command["derived"] for command in commands),
+        }
+    return _TEMPLATES.get_template("replay.sh.j2").render(context)
+
+
+def replay_page(run: RunDocument) -> ReplayPage:
+    """The run page's Reproduce list: the same variables and commands as its replay.sh."""
+    reason = not_replayable(run)
+    if reason:
+        return {
+            "replayable": False,
+            "reason": reason,
+            "variables": "",
+            "commands": [],
+            "derived": False,
+        }
+    commands = replay_commands(run)
+    context = _variables_context(run, commands)
+    variables = _TEMPLATES.get_template("variables.sh.j2").render(context)
+    return {
+        "replayable": True,
+        "reason": "",
+        "variables": variables,
+        "commands": commands,
+        "derived": any(command["derived"] for command in commands),
+    }
