@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from contract._run_document import (
     Background,
+    Build,
     Campaign,
     ClientCpu,
     CompiledDefaults,
@@ -24,6 +25,7 @@ from contract._run_document import (
     ResponseHistogram,
     RunDocument,
     Server,
+    Snapshot,
     Step,
     StepSeries,
     Suite,
@@ -51,6 +53,7 @@ __all__ = [
     "INNODB_METRICS_PREFIX",
     "SCHEMA_VERSION",
     "Background",
+    "Build",
     "Campaign",
     "ClientCpu",
     "CompiledDefaults",
@@ -70,6 +73,7 @@ __all__ = [
     "RunDocument",
     "RunExistsError",
     "Server",
+    "Snapshot",
     "Step",
     "StepSeries",
     "Suite",

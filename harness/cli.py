@@ -108,13 +108,23 @@ def run_campaign(
     workdir: Path,
     keep_datadir: bool,
     resume_id: str | None = None,
+    allow_dirty: bool = False,
 ) -> None:
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
-    run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir, resume_id=resume_id)
+    run = CampaignRun(
+        campaign,
+        data_dir,
+        workdir,
+        command,
+        keep_datadir,
+        allow_dirty=allow_dirty,
+        resume_id=resume_id,
+    )
     for note in run.check():
         console.print(note, markup=False)
     resume_args = ["--data", str(data_dir), "--resume", run.campaign_id]
+    resume_args += ["--allow-dirty"] if allow_dirty else []
     resume = shlex.join(["mybench", "run", str(campaign_file), *resume_args])
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with (
@@ -183,12 +193,22 @@ def main() -> None:
     metavar="CAMPAIGN_ID",
     help="Finish an interrupted campaign: keep its complete runs, run the rest under its id.",
 )
+@click.option(
+    "--allow-dirty",
+    is_flag=True,
+    help="Write into the project's data/ from uncommitted code (recorded as a stored diff).",
+)
 def run(
-    campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool, resume_id: str | None
+    campaign_file: Path,
+    data_dir: Path,
+    workdir: Path,
+    keep_datadir: bool,
+    resume_id: str | None,
+    allow_dirty: bool,
 ) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
-        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id)
+        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty)
 
 
 @main.command()
