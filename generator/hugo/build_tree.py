@@ -14,6 +14,7 @@ from generator.figures.monitor import monitor_figures
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
+from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
 from generator.pages.campaign import summarize_campaigns
 from generator.pages.compare_index import compare_index
@@ -51,6 +52,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     for path, run in run_files:
         files[site.run_static(run["id"], site.RUN_DOCUMENT)] = path.read_bytes()
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
+        files.update(stored_diffs(run, path))
         files[site.data_file(site.RUNFACTS_DATA, run["id"])] = _json_bytes(
             run_facts(run, cells[cell_key(run)], trust[run["id"]])
         )
