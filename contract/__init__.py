@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from contract._host_fingerprint import host_fingerprint, ram_gib
 from contract._run_document import (
     Background,
+    Build,
     Campaign,
     ClientCpu,
     CompiledDefaults,
@@ -26,6 +27,7 @@ from contract._run_document import (
     ResponseHistogram,
     RunDocument,
     Server,
+    Snapshot,
     Step,
     StepSeries,
     Suite,
@@ -53,6 +55,7 @@ __all__ = [
     "INNODB_METRICS_PREFIX",
     "SCHEMA_VERSION",
     "Background",
+    "Build",
     "Campaign",
     "ClientCpu",
     "CompiledDefaults",
@@ -73,6 +76,7 @@ __all__ = [
     "RunDocument",
     "RunExistsError",
     "Server",
+    "Snapshot",
     "Step",
     "StepSeries",
     "Suite",

@@ -38,10 +38,31 @@ class Reproduces(TypedDict):
     source: str
 
 
+class SnapshotDiff(TypedDict):
+    path: str
+    sha256: str
+
+
+class CampaignFileText(TypedDict):
+    path: str
+    sha256: str
+    text: str
+
+
+class Snapshot(TypedDict):
+    taken_at: Required[str]
+    changed_files: Required[list[str] | None]
+    diff: NotRequired[SnapshotDiff]
+    campaign_file: Required[CampaignFileText]
+    tools: Required[dict[str, str]]
+    files: Required[dict[str, str]]
+
+
 class Harness(TypedDict):
     version: Required[str]
     git_commit: Required[str | None]
     git_dirty: NotRequired[bool]
+    snapshot: NotRequired[Snapshot]
 
 
 class Host(TypedDict):
@@ -70,6 +91,15 @@ class CompiledDefaults(TypedDict):
     differences: dict[str, str | None]
 
 
+class Build(TypedDict):
+    origin: Required[Literal["package", "tarball", "basedir", "existing"]]
+    package: NotRequired[str]
+    package_version: NotRequired[str]
+    distribution: NotRequired[str]
+    basedir: NotRequired[str]
+    reported: NotRequired[dict[str, str]]
+
+
 class Server(TypedDict):
     product: Required[Literal["mariadb", "mysql", "percona"]]
     version: Required[str]
@@ -84,6 +114,7 @@ class Server(TypedDict):
     my_cnf_options: NotRequired[dict[str, str]]
     cpu_affinity: NotRequired[list[int]]
     variables: Required[dict[str, str]]
+    build: NotRequired[Build]
     compiled_defaults: NotRequired[CompiledDefaults]
 
 

@@ -54,6 +54,11 @@ build_dir_option = click.option(
     show_default="build/",
     help="Directory for generated figures and tables.",
 )
+allow_dirty_option = click.option(
+    "--allow-dirty",
+    is_flag=True,
+    help="Write into the project's data/ from uncommitted code (recorded as a stored diff).",
+)
 
 
 def fail(message: str, details: list[str] | None = None) -> None:
@@ -116,14 +121,24 @@ def run_campaign(
     workdir: Path,
     keep_datadir: bool,
     resume_id: str | None = None,
+    allow_dirty: bool = False,
 ) -> list[Path]:
     """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
     command = shlex.join(["mybench", "run", str(campaign_file)])
-    run = CampaignRun(campaign, data_dir, workdir, command, keep_datadir, resume_id=resume_id)
+    run = CampaignRun(
+        campaign,
+        data_dir,
+        workdir,
+        command,
+        keep_datadir,
+        allow_dirty=allow_dirty,
+        resume_id=resume_id,
+    )
     for note in run.check():
         console.print(note, markup=False)
     resume_args = ["--data", str(data_dir), "--resume", run.campaign_id]
+    resume_args += ["--allow-dirty"] if allow_dirty else []
     resume = shlex.join(["mybench", "run", str(campaign_file), *resume_args])
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with (
@@ -187,12 +202,18 @@ def main() -> None:
     metavar="CAMPAIGN_ID",
     help="Finish an interrupted campaign: keep its complete runs, run the rest under its id.",
 )
+@allow_dirty_option
 def run(
-    campaign_file: Path, data_dir: Path, workdir: Path, keep_datadir: bool, resume_id: str | None
+    campaign_file: Path,
+    data_dir: Path,
+    workdir: Path,
+    keep_datadir: bool,
+    resume_id: str | None,
+    allow_dirty: bool,
 ) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
-        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id)
+        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty)
 
 
 @main.command()
@@ -214,6 +235,7 @@ def run(
     "--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Passes to run."
 )
 @workdir_option
+@allow_dirty_option
 def reproduce(
     run_ref: str,
     data_dirs: tuple[Path, ...],
@@ -221,6 +243,7 @@ def reproduce(
     basedir: Path | None,
     repeats: int,
     workdir: Path,
+    allow_dirty: bool,
 ) -> None:
     """Run RUN again here: a run id, a path to its run.json, or the URL of its run.json or
     run page. Writes the rebuilt campaign file beside the results and prints the compare URL."""
@@ -230,7 +253,9 @@ def reproduce(
         for note in plan.notes:
             console.print(note, markup=False)
         console.print(f"campaign file: {plan.campaign_file}", markup=False)
-        written = run_campaign(plan.campaign_file, results, workdir, keep_datadir=False)
+        written = run_campaign(
+            plan.campaign_file, results, workdir, keep_datadir=False, allow_dirty=allow_dirty
+        )
     original = plan.original.document
     preview = dict.fromkeys([plan.original_data_dir, results])
     serve = shlex.join(["mybench", "serve", *(f"--data={d}" for d in preview)])

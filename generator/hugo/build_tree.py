@@ -14,6 +14,7 @@ from generator.figures.monitor import monitor_figures
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
+from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
 from generator.pages.campaign import summarize_campaigns
 from generator.pages.compare_index import compare_index
@@ -61,6 +62,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
         files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
         files[site.data_file(site.REPLAY_DATA, run["id"])] = _json_bytes(replay_page(run))
+        files.update(stored_diffs(run, path))
         files[site.data_file(site.RUNFACTS_DATA, run["id"])] = _json_bytes(
             run_facts(run, cells[cell_key(run)], trust[run["id"]])
         )

@@ -32,6 +32,9 @@ build_dir/
                                             download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
   static/<owner>/<fig>.csv, .json, .svg     each figure's data and drawing: _partials/chart.html
+  static/provenance/<sha256>.diff           the uncommitted changes a campaign ran with, as stored
+                                            beside the results: linked by run/repro.html through
+                                            runfacts' provenance.snapshot.diff_url
 """
 
 from __future__ import annotations
@@ -93,6 +96,11 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def static_file(url_path: str) -> str:
+    """static/<url_path>: a file served as is at /<url_path> (a stored provenance diff)."""
+    return f"{STATIC}/{url_path}"
 
 
 def figure_download_stem(figure_path: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.build_origin import build_comparison
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
 from generator.analysis.hosts import hosts_of
@@ -74,6 +75,7 @@ def summarize_campaign(
         "ibench": ibench_report(runs),
         "disclosure": campaign_disclosure(runs, variants, trust),
         "drift": environment_drift(runs),
+        "builds": build_comparison(runs),
     }
 
 

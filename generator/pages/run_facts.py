@@ -1,16 +1,18 @@
 """The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
-buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust
-and the disclosure box."""
+buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
+the disclosure box, the server's build origin and the code that measured it."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
+from generator.pages.provenance import provenance_facts
 
 
 def run_facts(
@@ -24,4 +26,6 @@ def run_facts(
         "passes": pass_list(cell),
         "trust": trust,
         "disclosure": run_disclosure(run, trust),
+        "build": build_of(run),
+        "provenance": provenance_facts(run),
     }

@@ -24,6 +24,7 @@ from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, UserError
 from harness.measure import counters, host
 from harness.run.document import CampaignFacts, StartingData, commands_in_variables
+from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot
 from harness.run.publish import publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
 from harness.servers import compiled_defaults, mycnf
@@ -62,6 +63,7 @@ class CampaignRun:
     workdir: Path
     harness_command: str
     keep_datadir: bool = False
+    allow_dirty: bool = False  # write into the project's data/ from uncommitted code
     progress: Progress = field(default_factory=Progress)
     campaign_id: str = ""
     written: list[Path] = field(default_factory=list)
@@ -69,6 +71,8 @@ class CampaignRun:
     # Set by check():
     sysbench: str = ""
     tool_version: str = ""
+    harness: dict = field(default_factory=dict)  # the provenance snapshot every run carries
+    recorded_harness: dict | None = None  # --resume: the snapshot the campaign started with
     binaries: dict[str, Binaries] = field(default_factory=dict)
     compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
@@ -135,6 +139,8 @@ class CampaignRun:
             if run["status"] == "complete"
         }
         self.used_ids = {run["id"] for run in ours}
+        with_snapshot = [run["harness"] for run in ours if "snapshot" in run["harness"]]
+        self.recorded_harness = dict(with_snapshot[0]) if with_snapshot else None
         planned = len(self.variant_labels()) * len(self.campaign.workloads) * len(self.passes)
         return [
             f"resuming {campaign_id}: {len(self.completed)} of {planned} runs already complete"
@@ -163,6 +169,7 @@ class CampaignRun:
         else:
             stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
             self.campaign_id = f"{self.campaign.name}-{stamp}"
+        notes += self._snapshot()
         campaign = self.campaign
         sandboxes = [s for s in campaign.servers if s.kind == "sandbox"]
         self.binaries = {s.label: Binaries.find(s.basedir) for s in sandboxes}
@@ -189,6 +196,31 @@ class CampaignRun:
         notes += default_differences(
             {label: binaries.product for label, binaries in self.binaries.items()}, set_anywhere
         )
+        return notes
+
+    def _snapshot(self) -> list[str]:
+        """Take the campaign's provenance snapshot (a resumed campaign keeps the one it started
+        with, provided the code is still the same), refuse uncommitted code bound for the
+        project's data/, store the diff. Before any server starts."""
+        current, diff = take_snapshot(self.campaign.path, self.tool_version)
+        if not self.allow_dirty:
+            refuse_dirty(current, self.data_dir)
+        notes = []
+        if self.recorded_harness is not None:
+            if differences := same_code(self.recorded_harness, current):
+                raise UserError(
+                    f"--resume {self.campaign_id}: the code is not the code the campaign"
+                    f" started with ({'; '.join(differences)}); start a new campaign"
+                )
+            self.harness = self.recorded_harness
+        else:
+            if self.resume_id:
+                notes.append(
+                    f"resuming {self.campaign_id}: its runs recorded no provenance snapshot;"
+                    " the resumed runs record one taken now"
+                )
+            self.harness = current
+        store_diff(self.harness, diff, self.data_dir)
         return notes
 
     def describe_server(self, box: RunningServer) -> dict:
@@ -274,6 +306,7 @@ class CampaignRun:
             self.campaign_id,
             [label for _, _, label in self.variant_labels()],
             self.harness_command,
+            self.harness,
         )
         return RunSettings(
             facts,

@@ -9,7 +9,7 @@ import contract
 from contract.replay_variables import in_variables
 from harness.campaign import suites
 from harness.campaign.load import Campaign, Workload
-from harness.run.identity import harness_identity, relative_to_project
+from harness.run.provenance import relative_to_project
 from harness.servers.protocol import Server
 
 
@@ -21,6 +21,7 @@ class CampaignFacts:
     campaign_id: str
     variant_order: list[str]
     harness_command: str
+    harness: dict  # the provenance snapshot (run/provenance.py), the same for every run
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def new_document(
         "status": "failed",
         "started_at": contract.utc_timestamp(),
         "ended_at": contract.utc_timestamp(),
-        "harness": harness_identity(),
+        "harness": facts.harness,
         "workload": _workload_section(workload, driver_section),
         "steps": [],
         "reproduce": {"harness_command": facts.harness_command, "commands": []},

@@ -23,6 +23,7 @@ import pymysql
 from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.servers import mycnf, pinning
+from harness.servers.build_origin import sandbox_build
 from harness.servers.pristine import copy_datadir
 from harness.servers.products.basedir import find_binaries, init_argv
 from harness.servers.products.identity import Product, probe
@@ -297,6 +298,7 @@ class Sandbox(ServerBase):
             "my_cnf_options": mycnf.server_options(self.tuned_mycnf),
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
+            "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),
         }
 
     def connect_args(self) -> dict[str, object]:

@@ -27,6 +27,7 @@ import pymysql
 from harness.campaign.load import OptionValue, Server
 from harness.errors import UserError
 from harness.servers import pinning
+from harness.servers.build_origin import existing_build
 from harness.servers.existing.option_files import read_password
 from harness.servers.existing.option_values import fragment
 from harness.servers.existing.variants import VariantApplier
@@ -360,6 +361,7 @@ class ExistingServer(ServerBase):
             except OSError:
                 pass
         document["variables"] = variables
+        document["build"] = existing_build(variables)
         return document
 
     def reproduce_commands(self) -> list[dict[str, str]]:

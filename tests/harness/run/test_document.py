@@ -3,6 +3,7 @@ section its driver gives, and is valid once server, host and steps are filled in
 
 from harness.campaign.load import load_campaign
 from harness.run.document import CampaignFacts, StartingData, mark, new_document, record_start
+from harness.run.provenance import take_snapshot
 from harness.workloads.drivers import driver_for
 from tests.helpers.paths import REPO
 
@@ -15,7 +16,10 @@ class _Server:
 def _document(campaign_file: str) -> dict:
     campaign = load_campaign(REPO / "campaigns" / campaign_file)
     workload = campaign.workloads[0]
-    facts = CampaignFacts(campaign, f"{campaign.name}-x", ["a", "b"], "mybench run x.toml")
+    harness, _ = take_snapshot(campaign.path, "1.0.20")
+    facts = CampaignFacts(
+        campaign, f"{campaign.name}-x", ["a", "b"], "mybench run x.toml", harness
+    )
     section = driver_for(workload).section("1.0.20", ())
     return new_document(facts, "run-1", "a", workload, 1, section)
 

@@ -6,6 +6,7 @@ import os
 import signal
 import socket
 import subprocess
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from harness.measure.host import machine_key
 from harness.servers import sandbox
 from harness.workloads.sysbench import project_lua
 from tests.helpers.paths import REPO
+from tests.helpers.site_build import build_with_article
 
 pytestmark = pytest.mark.server
 
@@ -150,6 +152,8 @@ def test_ctrl_c_keeps_completed_steps_and_resume_finishes_the_rest(tmp_path):
         f"{campaign_id}.binlog.rw.r2": "complete",
         f"{campaign_id}.binlog.upd": "complete",
     }
+    # the resumed runs name the snapshot the campaign started with, not one taken later
+    assert all(other["harness"] == run["harness"] for other in runs)
 
     again = subprocess.run(
         [*mybench_run(tmp_path, campaign), "--resume", campaign_id],
@@ -237,6 +241,34 @@ table_size = 2000
     assert by_variant["m114.base"]["campaign"]["variant_order"] == ["m1011.base", "m114.base"]
     assert all(run["steps"][0]["tps"] > 0 for run in runs)
     assert servers_under(tmp_path) == []
+
+    debian = by_variant["m1011.base"]["server"]["build"]
+    package = subprocess.run(
+        ["dpkg-query", "-W", "-f", "${Version}", "mariadb-server-core"],
+        check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    assert (debian["origin"], debian["package"]) == ("package", "mariadb-server-core")
+    assert debian["package_version"] == package and "Debian" in debian["distribution"]
+    assert debian["reported"]["version_ssl_library"].startswith("OpenSSL")
+    tarball = by_variant["m114.base"]["server"]["build"]
+    assert tarball["origin"] == "tarball" and tarball["basedir"] == str(MARIADB_11_4)
+    assert tarball["reported"]["version_ssl_library"].startswith("WolfSSL")
+    for build in (debian, tarball):
+        assert build["reported"]["version_compile_machine"] == "x86_64"
+
+    body = f'{{{{< ratios campaign="{runs[0]["campaign"]["id"]}" >}}}}'
+    public = build_with_article(tmp_path / "site", body, [tmp_path / "data"])
+    statement = (
+        f"{by_variant['m1011.base']['server']['version']} is a"
+        f" {debian['distribution']} package (mariadb-server-core {package}) built with"
+        f" {debian['reported']['version_ssl_library']}; 11.4.5 is MariaDB's generic"
+        f" binaries ({MARIADB_11_4}) built with {tarball['reported']['version_ssl_library']}:"
+    )
+    for page in ("posts/probe/index.html", f"campaigns/{runs[0]['campaign']['id']}/index.html"):
+        html = " ".join(unescape((public / page).read_text()).split())
+        assert statement in html, page
+        assert "part of the difference may be the build, not the version." in html
+        assert "Derived from what older runs recorded" not in html
 
 
 def test_resume_of_an_unknown_campaign_is_refused(tmp_path):

@@ -1,0 +1,31 @@
+"""The stored diffs of the campaigns' provenance snapshots, served by the site at the path they
+have below the results directory (provenance/<sha256>.diff), so a run page's "modified harness"
+links to the changes themselves."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from contract import RunDocument
+from generator.hugo import site_contract as site
+from generator.hugo.errors import BuildError
+
+
+def stored_diffs(run: RunDocument, run_file: Path) -> dict[str, bytes]:
+    """The build-dir file of the run's stored diff (none for a clean tree), read from the
+    results directory holding run_file (<data>/runs/<id>.json); a missing or altered diff
+    stops the build, since the page would link to what did not run."""
+    diff = run["harness"].get("snapshot", {}).get("diff")
+    if diff is None:
+        return {}
+    path = run_file.parent.parent / diff["path"]
+    try:
+        content = path.read_bytes()
+    except OSError as exc:
+        raise BuildError(
+            f"{run_file}: harness.snapshot.diff: cannot read {path} ({exc.strerror or exc})"
+        ) from None
+    if hashlib.sha256(content).hexdigest() != diff["sha256"]:
+        raise BuildError(f"{path}: its SHA-256 is not the {diff['sha256']} {run_file} records")
+    return {site.static_file(diff["path"]): content}

@@ -1,0 +1,56 @@
+"""Build origin and provenance as the built pages state them, from the fixture runs (which
+predate both records: their origins are derived, their commits were read at write time)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+
+from tests.helpers.paths import FIXTURE_RUNS
+from tests.helpers.site_build import build_with_article
+
+pytestmark = pytest.mark.site
+
+CALLAGHAN = "callaghan-10-11-vs-11-4-20261122-045700"
+BINLOG = "binlog-sync-policies-20261123-133014"
+STATEMENT = (
+    "The compared builds differ in origin: 10.11.19 is a Debian 12 package built with OpenSSL"
+    " 3.0.19 27 Jan 2026; 11.4.5 is MariaDB's generic binaries"
+    " (/work/main/.servers/mariadb-11.4.5) built with WolfSSL 5.7.6: part of the difference may"
+    " be the build, not the version. (Derived from what older runs recorded"
+)
+
+
+@pytest.fixture(scope="module")
+def public(tmp_path_factory):
+    body = f'{{{{< suite campaign="{CALLAGHAN}" table="relative" >}}}}'
+    return build_with_article(tmp_path_factory.mktemp("provenance"), body, [FIXTURE_RUNS])
+
+
+def _text(path) -> str:
+    """The page's text, each tag a space, whitespace collapsed."""
+    return " ".join(unescape(re.sub(r"<[^>]*>", " ", path.read_text())).split())
+
+
+def test_differing_origins_are_stated_on_the_campaign_page_and_in_the_shortcode(public):
+    assert STATEMENT in _text(public / "campaigns" / CALLAGHAN / "index.html")
+    assert STATEMENT in _text(public / "posts" / "probe" / "index.html")
+
+
+def test_one_origin_gets_no_statement(public):
+    assert "builds differ in origin" not in _text(public / "campaigns" / BINLOG / "index.html")
+
+
+def test_an_older_run_says_its_commit_may_not_be_the_code_that_ran(public):
+    (page,) = (public / "runs").glob(f"{CALLAGHAN}.mariadb-11-4.base.point-query-r100/index.html")
+    text = _text(page)
+    assert (
+        "its commit was read when the document was written, after the run, and may not be the"
+        " code that ran" in text
+    )
+    assert (
+        "build MariaDB's generic binaries (/work/main/.servers/mariadb-11.4.5) built with"
+        " WolfSSL 5.7.6 (derived from the recorded basedir, binary and version comment)" in text
+    )
