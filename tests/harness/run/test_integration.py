@@ -65,7 +65,7 @@ def test_campaign_writes_valid_runs_and_leaves_no_server(tmp_path):
             assert step["per_op"]["cpu_us"] > 0 and step["per_op"]["op"] == "transaction"
             samples = step["monitor"]["series"]
             assert len(samples["t"]) >= 1  # a 2 s step holds one or two one-second samples
-            assert samples["server_cpu_pct"][0] > 0 and samples["questions_per_s"][0] > 0
+            assert max(samples["server_cpu_pct"]) > 0 and max(samples["questions_per_s"]) > 0
             assert "checkpoint_age_kb" in samples and "history_list_length" in samples
         commands = [c["command"] for c in run["reproduce"]["commands"]]
         sysbench_commands = [c for c in commands if c.startswith("sysbench")]
