@@ -16,7 +16,8 @@ from generator.pages.ibench import RATES, ROLES, bucket_labels, histogram_rows
 
 def ibench_figures(run: RunDocument) -> dict[str, go.Figure]:
     """Per measured step: per-second rates over the max response time of each second
-    (ibench-<step>), and the response-time histogram per role (ibench-hist-<step>)."""
+    (ibench-<step>; a role's rate and its worst time share a hue), and the response-time
+    histogram per role (ibench-hist-<step>)."""
     figures = {}
     for step in ibench_steps(run):
         # By name: the rate and max-latency series of each role.
@@ -27,12 +28,14 @@ def ibench_figures(run: RunDocument) -> dict[str, go.Figure]:
         for role in ROLES:
             if any(series[RATES[role]]):
                 traces.append(go.Scatter(name=RATES[role].replace("_per_s", "/s"), x=series["t"],
-                                         y=series[RATES[role]], mode="lines"))  # fmt: skip
+                                         y=series[RATES[role]], mode="lines",
+                                         legendgroup=role))  # fmt: skip
         for role in ROLES:
             if any(series[f"max_{role}_us"]):
                 worst_ms = [round(us / 1000, 3) for us in series[f"max_{role}_us"]]
                 traces.append(go.Scatter(name=f"max {role} ms", x=series["t"], y=worst_ms,
-                                         mode="lines", yaxis="y2", line={"dash": "dot"}))  # fmt: skip
+                                         mode="lines", yaxis="y2", legendgroup=role,
+                                         line={"dash": "dot"}))  # fmt: skip
         figures[ibench_figure(step["step"])] = go.Figure(
             data=traces,
             layout={

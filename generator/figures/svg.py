@@ -3,7 +3,9 @@
 Feed readers and browsers without JavaScript get this instead of the Plotly chart. It draws what
 the generator's figures hold: scatter traces as lines and markers (None breaks a line), error
 bars, grouped bars, a log, linear or category x axis with the figure's tick labels, one y axis
-from zero per panel (yaxis, yaxis2 by their domains), the legend and text annotations. Colours follow the reader's light or dark scheme through a media query.
+from zero per panel (yaxis, yaxis2 by their domains), the legend and text annotations. Traces
+take their hue and dash by figures/style.py's rules, as the Plotly charts do; text and grid
+follow the reader's light or dark scheme through a media query.
 """
 
 from __future__ import annotations
@@ -13,13 +15,15 @@ import math
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-# Okabe-Ito in js/plot.js's order, so both drawings colour traces alike; its black is grey here,
-# readable on either background.
-COLORWAY = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7f7f7f", "#F0E442"]
+from generator.figures.style import log_ticks, tick_label, trace_styles
+
 WIDTH, PLOT_HEIGHT = 720, 300
 LEFT, RIGHT, TOP, AXIS_BOTTOM = 70, 20, 24, 46
 LEGEND_ROW, LEGEND_ITEM = 18, 150  # a legend entry's height and width
 TICK_TARGET = 5  # about this many labelled ticks per axis
+# Plotly's dash names as SVG stroke-dasharray values (solid draws none).
+DASH_ARRAYS = {"dash": "6,4", "dot": "2,3", "dashdot": "6,3,2,3", "longdash": "10,4",
+               "longdashdot": "10,3,2,3"}  # fmt: skip
 STYLE = (
     "text{font:12px system-ui,sans-serif;fill:#1a1a1a}.bg{fill:#fff}.grid{stroke:#e6e6e6}"
     "@media (prefers-color-scheme:dark){text{fill:#ddd}.bg{fill:#161616}.grid{stroke:#333}}"
@@ -35,10 +39,6 @@ def nice_ticks(low: float, high: float) -> list[float]:
     return [round(index * step, 10) for index in range(first, last + 1)]
 
 
-def tick_text(value: float) -> str:
-    return f"{value:,.0f}" if abs(value) >= 1000 else f"{value:g}"
-
-
 class _Axis:
     """Maps data values to pixels between start and end (end < start for y)."""
 
@@ -47,16 +47,15 @@ class _Axis:
     ):
         self.log = spec.get("type") == "log"
         if spec.get("tickvals"):
-            labels = spec.get("ticktext") or [tick_text(v) for v in spec["tickvals"]]
+            labels = spec.get("ticktext") or [tick_label(v) for v in spec["tickvals"]]
             self.ticks = list(zip(spec["tickvals"], labels, strict=True))
             low, high = min(values + spec["tickvals"]), max(values + spec["tickvals"])
         else:
             low, high = (min([0.0, *values]) if zero else min(values)), max(values)
             if self.log:
-                powers = range(math.floor(math.log10(low)), math.ceil(math.log10(high)) + 1)
-                self.ticks = [(10.0**p, tick_text(10.0**p)) for p in powers]
+                self.ticks = [(v, tick_label(v)) for v in log_ticks(low, high)]
             else:
-                self.ticks = [(v, tick_text(v)) for v in nice_ticks(low, high)]
+                self.ticks = [(v, tick_label(v)) for v in nice_ticks(low, high)]
             low = min(low, self.ticks[0][0]) if not self.log else low
             high = max(high, self.ticks[-1][0]) if not self.log else high
         self.low, self.high = self._scale(low), self._scale(high)
@@ -136,9 +135,15 @@ def _bar_step(traces: list[dict[str, Any]]) -> float:
 
 
 def _marks(
-    trace: dict[str, Any], colour: str, x_axis: _Axis, y_axis: _Axis, bar: tuple[int, int, float]
+    trace: dict[str, Any],
+    style: tuple[str, str],
+    x_axis: _Axis,
+    y_axis: _Axis,
+    bar: tuple[int, int, float],
 ) -> list[str]:
-    """A trace's lines, error bars and markers, or its bars (bar: (slot, slots, step))."""
+    """A trace's lines, error bars and markers, or its bars (style: (colour, dash); bar: (slot,
+    slots, step))."""
+    colour, dash = style
     if trace.get("type") == "bar":
         slot, slots, step = bar
         width = abs(x_axis(step) - x_axis(0)) * 0.8 / slots
@@ -150,10 +155,11 @@ def _marks(
             for x, y, _ in _points(trace)
         ]
     marks = []
+    dashes = f' stroke-dasharray="{DASH_ARRAYS[dash]}"' if dash in DASH_ARRAYS else ""
     for segment in _segments(trace):
         points = " ".join(f"{x_axis(x):.1f},{y_axis(y):.1f}" for x, y in segment)
         marks.append(
-            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"/>'
+            f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2"{dashes}/>'
         )
     for x, low, high in _error_bounds(trace):
         marks.append(
@@ -175,6 +181,7 @@ def figure_svg(figure: dict[str, Any]) -> str:
     drawn, x_spec = _as_categories(drawn, layout.get("xaxis", {}))
     traces = [t for t in drawn if _points(t)]
     bars = [t for t in traces if t.get("type") == "bar"]
+    styles = trace_styles(traces)
     step = _bar_step(traces)
     xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
     xs += [x + side * step / 2 for t in bars for x, _, _ in _points(t) for side in (-1, 1)]
@@ -228,15 +235,14 @@ def figure_svg(figure: dict[str, Any]) -> str:
         for trace in on_panel:
             index = traces.index(trace)
             slot = bars.index(trace) if trace in bars else 0
-            colour = COLORWAY[index % len(COLORWAY)]
-            parts += _marks(trace, colour, x_axis, y_axis, (slot, max(len(bars), 1), step))
+            parts += _marks(trace, styles[index], x_axis, y_axis, (slot, max(len(bars), 1), step))
     per_row = (WIDTH - LEFT) // LEGEND_ITEM
     for index, trace in enumerate(traces):
         row, column = divmod(index, per_row)
         lx, ly = LEFT + column * LEGEND_ITEM, bottom + AXIS_BOTTOM + row * LEGEND_ROW + 6
         parts.append(
             f'<rect x="{lx}" y="{ly - 9}" width="14" height="4" '
-            f'fill="{COLORWAY[index % len(COLORWAY)]}"/>'
+            f'fill="{styles[index][0]}"/>'
             f'<text x="{lx + 20}" y="{ly - 3}">{escape(str(trace.get("name", "")))}</text>'
         )
     parts.append("</svg>")

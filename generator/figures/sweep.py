@@ -49,9 +49,11 @@ def _line(
     y: Sequence[object],
     error_y: dict[str, Any] | None = None,
     run_ids: list[str] | None = None,
+    group: str | None = None,
 ) -> dict[str, Any]:
     """A line through (x threads, y); with run_ids, each point names its step for the drill-down
-    (js/drilldown.js reads customdata as [threads, run id ...])."""
+    (js/drilldown.js reads customdata as [threads, run id ...]); lines of one group share a hue
+    (figures/style.py)."""
     line: dict[str, Any] = {
         "type": "scatter",
         "name": name,
@@ -63,6 +65,8 @@ def _line(
         line["error_y"] = error_y
     if run_ids:
         line["customdata"] = [[level, *run_ids] for level in x]
+    if group:
+        line["legendgroup"] = group
     return line
 
 
@@ -103,11 +107,13 @@ def run_figures(
         "latency": _figure(
             [
                 _line(
-                    "p95", threads, [s["latency_ms"]["p95"] for s in steps], run_ids=[run["id"]]
-                ),
-                _line(
-                    "p99", threads, [s["latency_ms"]["p99"] for s in steps], run_ids=[run["id"]]
-                ),
+                    percentile,
+                    threads,
+                    [s["latency_ms"][percentile] for s in steps],
+                    run_ids=[run["id"]],
+                    group="latency",
+                )
+                for percentile in ("p95", "p99")
             ],
             _threads_axis(threads),
             "latency (ms)",

@@ -11,6 +11,7 @@ from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
+from generator.figures.plotly_config import PLOTLY_CONFIG
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
@@ -51,6 +52,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             compare_index([run for run in runs if not is_ibench(run)]), compact=True
         ),
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
+        site.PLOTLY_DATA: _json_bytes(PLOTLY_CONFIG),
         site.BROWSE_INDEX: _json_bytes(browse_index(runs), compact=True),
     }
     for name, doc in schema_docs().items():

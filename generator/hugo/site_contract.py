@@ -22,6 +22,9 @@ build_dir/
                                             hugo.Data.runtables (run/counters.html, run/table-series.html)
   data/drilldown.json                       monitoring families for the point drill-down:
                                             hugo.Data.drilldown (_partials/scripts.html)
+  data/plotly.json                          the Plotly config of every chart: hugo.Data.plotly
+                                            (_partials/scripts.html writes it into the page for
+                                            js/plot.js)
   data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
   data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
   data/runfacts/<run>.json                  memory fit, passes, trust, disclosure: hugo.Data.runfacts
@@ -50,6 +53,7 @@ BROWSE_INDEX = f"{ASSETS}/browse/index.json"
 CAMPAIGNS_DATA = f"{DATA}/campaigns"
 RUNTABLES_DATA = f"{DATA}/runtables"
 DRILLDOWN_DATA = f"{DATA}/drilldown.json"
+PLOTLY_DATA = f"{DATA}/plotly.json"
 IBENCH_DATA = f"{DATA}/ibench"
 MONITOR_DATA = f"{DATA}/monitor"
 RUNFACTS_DATA = f"{DATA}/runfacts"
@@ -57,8 +61,8 @@ REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
 RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
 GENERATED_DATA = (
-    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, IBENCH_DATA, MONITOR_DATA, RUNFACTS_DATA,
-    REPLAY_DATA, SCHEMADOC_DATA,
+    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, IBENCH_DATA, MONITOR_DATA,
+    RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"

@@ -11,6 +11,7 @@ from typing import Any
 
 from contract import RunDocument
 from generator.analysis.hosts import host_of
+from generator.pages.run_label import pass_name, run_headline
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 
@@ -31,15 +32,11 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
     return options
 
 
-def _max_tps(run: RunDocument) -> float | None:
-    # Insert Benchmark steps have no TPS
-    return max((step["tps"] for step in run["steps"] if "tps" in step), default=None)
-
-
 def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
     """{"campaigns": {id: title}, "hosts": {fingerprint: name}, "runs": [record, ...]} newest
     first; each record holds the fields the filters match (product, version, workload, campaign,
-    host fingerprint, options)."""
+    host fingerprint, options), the pass of a repeated run and its headline figure
+    (pages/run_label.py)."""
     options = variant_options(runs)
     hosts = {run["id"]: host_of(run) for run in runs}
     records = [
@@ -54,7 +51,8 @@ def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
             "host": hosts[run["id"]]["fingerprint"],
             "status": run["status"],
             "options": options[run["id"]],
-            "max_tps": _max_tps(run),
+            "pass": pass_name(run),
+            "headline": run_headline(run),
         }
         for run in sorted(runs, key=lambda run: (run["started_at"], run["id"]), reverse=True)
     ]

@@ -11,7 +11,9 @@ import contract
 from contract import IbenchStep, RunDocument, Step
 from generator.hugo.site_contract import monitor_figure
 
-# family -> (title, y-axis unit, metrics in the order they are drawn)
+# family -> (title, y-axis unit, metrics in the order they are drawn). One unit per family, and
+# no metric on an axis that another one's magnitude would flatten (questions/s run in the
+# thousands where fsyncs/s stay in the tens).
 FAMILIES: dict[str, tuple[str, str, list[str]]] = {
     "cpu": (
         "CPU: host shares, and the server and sysbench processes (100 % = one core)",
@@ -20,17 +22,17 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
          "server_cpu_pct", "client_cpu_pct"],
     ),
     "io": ("Disk and redo log", "KB/s", ["read_kb_per_s", "write_kb_per_s", "redo_kb_per_s"]),
-    "server": (
-        "Server rates",
-        "per second",
-        ["questions_per_s", "handler_commits_per_s", "innodb_fsyncs_per_s",
-         "row_lock_waits_per_s", "deadlocks_per_s"],
+    "statements": (
+        "Statements and commits", "per second", ["questions_per_s", "handler_commits_per_s"]
     ),
-    "innodb": (
-        "InnoDB state",
-        "pages, entries, KB",
-        ["dirty_pages", "history_list_length", "checkpoint_age_kb", "threads_running"],
+    "fsyncs": ("InnoDB fsyncs", "fsyncs per second", ["innodb_fsyncs_per_s"]),
+    "locks": (
+        "Row lock waits and deadlocks", "per second", ["row_lock_waits_per_s", "deadlocks_per_s"]
     ),
+    "dirty-pages": ("Dirty pages in the buffer pool", "pages", ["dirty_pages"]),
+    "history": ("History list length", "undo log entries", ["history_list_length"]),
+    "checkpoint": ("Checkpoint age", "KB", ["checkpoint_age_kb"]),
+    "threads": ("Threads running", "threads", ["threads_running"]),
 }  # fmt: skip
 
 

@@ -11,13 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
-
-MISSING = "\u2014"  # an em dash, as helpers/num.html prints an absent number
-
-
-def table_number(value: float | None) -> str:
-    """helpers/num.html's format: thousands separators, at most 2 decimals, no ".00"."""
-    return MISSING if value is None else f"{value:,.2f}".removesuffix(".00")
+from generator.pages.numbers import MISSING, format_number
 
 
 def status_per_event(run: RunDocument) -> dict[str, Any] | None:
@@ -37,7 +31,7 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
             delta = step["server_status_delta"].get(name)
             events = step.get("events", 0)
             cells.append(
-                table_number(delta / events) if delta is not None and events > 0 else MISSING
+                format_number(delta / events) if delta is not None and events > 0 else MISSING
             )
         rows.append([name, *cells])
     return {"threads": [step["threads"] for step in steps], "rows": rows}
@@ -53,7 +47,7 @@ def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
     rows = [
         [str(second + 1)]
         + [
-            table_number(step["series"]["tps"][second])
+            format_number(step["series"]["tps"][second])
             if second < len(step["series"]["tps"])
             else MISSING
             for step in steps

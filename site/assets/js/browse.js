@@ -2,6 +2,7 @@
 // change, and the choices kept in the URL's query so a filtered list can be linked.
 import * as params from '@params';
 import { fetchJson } from './dom.js';
+import { formatNumber } from './format.js';
 
 // Rows drawn at most: ten thousand table rows make a slow page and nobody reads them.
 const MAX_ROWS = 500;
@@ -57,12 +58,14 @@ function render(runs, { campaign: campaigns, host: hosts }) {
   const matching = runs.filter((run) => filters.every(([name, value]) => FIELDS[name](run).includes(value)));
   const rows = matching.slice(0, MAX_ROWS).map((run) => {
     const row = document.createElement('tr');
-    cell(row, link(`${params.runs}${run.id}/`, `${run.workload} on ${run.product} ${run.version}, ${run.variant}`));
+    // Named as its run page's title is, the pass of a repeated run included.
+    const name = `${run.workload} on ${run.product} ${run.version}, ${run.variant}${run.pass ? `, ${run.pass}` : ''}`;
+    cell(row, link(`${params.runs}${run.id}/`, name));
     cell(row, run.date);
     cell(row, link(`${params.campaigns}${run.campaign}/`, campaigns[run.campaign] ?? run.campaign));
     cell(row, hosts[run.host] ?? run.host);
     cell(row, run.status, `status-${run.status}`);
-    cell(row, run.max_tps === null ? '—' : run.max_tps.toLocaleString('en', { maximumFractionDigits: 2 }), 'n');
+    cell(row, `${formatNumber(run.headline.value)} ${run.headline.label}`.trim(), 'n');
     return row;
   });
   tbody.replaceChildren(...rows);

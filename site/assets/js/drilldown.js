@@ -3,6 +3,7 @@
 // the run's published run.json. A point says what it stands for in its customdata:
 // [threads, run id, run id ...] (several runs when it is the median of repeats).
 import { element, fetchJson } from './dom.js';
+import { formatNumber } from './format.js';
 import { plot } from './plot.js';
 
 const PLOT_HEIGHT = 260; // px: several series charts stack under the clicked one
@@ -38,7 +39,7 @@ function seriesTable(step) {
   step.series.t.forEach((t, i) => {
     const row = body.insertRow();
     for (const value of [t, step.series.tps[i], step.series.qps[i], step.series.p95_ms[i]]) {
-      row.insertCell().textContent = String(value);
+      row.insertCell().textContent = formatNumber(value);
     }
   });
   const details = element('details', { class: 'chart-data' });

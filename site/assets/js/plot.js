@@ -1,10 +1,26 @@
-// The site's one way to draw a Plotly chart: plotly.js fetched once per page, on first use, and
-// every figure given the same look (colours, fonts, grid) read from the page's CSS variables.
+// The site's one way to draw a Plotly chart: plotly.js fetched once per page, on first use,
+// every figure given the same look (colours, fonts, grid) read from the page's CSS variables,
+// and drawn with the one Plotly config the page carries (generator/figures/plotly_config.py:
+// nothing that uploads, a modebar of download and reset only, kept out of the tab order).
+import { readableAxes, styleGroups } from './chart-style.js';
 import { pageColours } from './theme.js';
 
-// Okabe-Ito: a colour-blind-safe palette; matches the marker colours in site.css.
-const COLORWAY = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
-const CONFIG = { responsive: true, displaylogo: false, toImageButtonOptions: { format: 'svg' } };
+let config = null;
+
+function plotlyConfig() {
+  if (!config) {
+    const holder = document.getElementById('plotly-config');
+    if (!holder) throw new Error('the page carries no #plotly-config');
+    config = JSON.parse(holder.textContent);
+  }
+  return config;
+}
+
+// The modebar's buttons are links Plotly redraws on every relayout (a theme change included);
+// the figure's own links (CSV, JSON, SVG) already offer the same by keyboard.
+function untabModebar(el) {
+  for (const button of el.querySelectorAll('.modebar-btn')) button.setAttribute('tabindex', '-1');
+}
 
 let plotlyReady = null;
 
@@ -23,7 +39,6 @@ function sharedLayout() {
   const { fg, grid } = pageColours();
   const axis = { gridcolor: grid, linecolor: grid, zerolinecolor: grid, automargin: true };
   return {
-    colorway: COLORWAY,
     font: { family: 'system-ui, sans-serif', size: 13, color: fg },
     paper_bgcolor: 'rgba(0,0,0,0)',
     plot_bgcolor: 'rgba(0,0,0,0)',
@@ -39,14 +54,21 @@ function sharedLayout() {
 // look; filename names the SVG the modebar saves.
 export async function plot(plotlySrc, el, data, layout, filename) {
   const Plotly = await loadPlotly(plotlySrc);
+  const base = plotlyConfig();
   const shared = sharedLayout();
   const merged = { ...shared, ...layout };
   merged.xaxis = { ...shared.xaxis, ...layout.xaxis };
   merged.yaxis = { ...shared.yaxis, ...layout.yaxis };
   delete merged.template;
-  await Plotly.react(el, data, merged, {
-    ...CONFIG,
-    toImageButtonOptions: { ...CONFIG.toImageButtonOptions, filename },
+  readableAxes(data, merged);
+  await Plotly.react(el, styleGroups(data), merged, {
+    ...base,
+    toImageButtonOptions: { ...base.toImageButtonOptions, filename },
   });
+  untabModebar(el);
+  if (!el.dataset.untabbed) {
+    el.dataset.untabbed = 'on';
+    el.on('plotly_afterplot', () => untabModebar(el));
+  }
   return el;
 }

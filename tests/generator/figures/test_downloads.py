@@ -19,7 +19,8 @@ from generator.figures.downloads import figure_csv, figure_data, figure_download
 from generator.figures.svg import figure_svg, nice_ticks
 from generator.hugo.build_tree import hugo_inputs
 from generator.pages.browse import variant_options
-from generator.pages.run_tables import per_second_tps, status_per_event, table_number
+from generator.pages.numbers import format_number
+from generator.pages.run_tables import per_second_tps, status_per_event
 
 SVG = "{http://www.w3.org/2000/svg}"
 RANGED = {
@@ -132,7 +133,7 @@ def test_the_fast_validator_reports_what_jsonschema_reports(fixture_runs):
 
 
 def test_status_counters_per_transaction_are_printed_like_table_numbers(fixture_runs):
-    assert [table_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,234.50", "3", "0.46", "—"]
+    assert [format_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,234", "3", "0.46", "—"]
     run = next(
         doc for _, doc in fixture_runs if doc["steps"] and "server_status_delta" in doc["steps"][0]
     )
@@ -142,7 +143,7 @@ def test_status_counters_per_transaction_are_printed_like_table_numbers(fixture_
     assert names == sorted(names) and "Questions" in names
     questions = next(row for row in table["rows"] if row[0] == "Questions")
     first = run["steps"][0]
-    assert questions[1] == table_number(
+    assert questions[1] == format_number(
         first["server_status_delta"]["Questions"] / first["events"]
     )
 
@@ -152,7 +153,7 @@ def test_per_second_tps_has_a_row_per_second_of_the_longest_step(fixture_runs):
     table = per_second_tps(run)
     longest = max(len(step["series"]["tps"]) for step in run["steps"])
     assert len(table["rows"]) == longest
-    assert table["rows"][0] == ["1", *(table_number(s["series"]["tps"][0]) for s in run["steps"])]
+    assert table["rows"][0] == ["1", *(format_number(s["series"]["tps"][0]) for s in run["steps"])]
 
 
 def test_svg_draws_grouped_bars_and_a_second_panel():

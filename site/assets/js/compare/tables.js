@@ -2,19 +2,13 @@
 // threads (as the campaign pages show them, each with its interval), and the series x threads
 // heatmap.
 import { element } from '../dom.js';
+import { formatNumber } from '../format.js';
 import { summaryInterval } from './interval.js';
 import { ratioCell, roundRatio } from './ratio.js';
 import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
 // Cells are coloured up to this share of the verdict colour; at a ratio of 2 (or 0.5) or beyond.
 const HEAT_MAX_MIX = 45;
-
-// As layouts/_partials/helpers/num.html: thousands separators, 2 decimals, ".00" dropped.
-export function formatNumber(value) {
-  if (value == null) return '—';
-  const text = value.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  return text.replace(/\.00$/, '');
-}
 
 function headerRow(table, first, names) {
   const row = table.createTHead().insertRow();

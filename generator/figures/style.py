@@ -1,0 +1,70 @@
+"""The charts' two style rules, shared by the static SVG drawings (figures/svg.py) and the
+Plotly charts, which js/chart-style.js styles by the same rules in the browser:
+
+- one hue per series group: traces sharing a `legendgroup` (a variant's passes, an Insert
+  Benchmark role's rate and its worst response time) take one colour and tell themselves apart
+  by dash; any other trace gets a hue of its own;
+- log axes labelled with whole numbers at 1, 2, 5 * 10^n (coarser or finer so that 5 to 10 ticks
+  show), where Plotly's own labels write 200 as a bare "2".
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+# Okabe-Ito, colour-blind safe; its black is grey here, readable on either theme.
+COLORWAY = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7f7f7f", "#F0E442"]
+DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
+MANTISSAS = (
+    (1.0,),
+    (1.0, 2.0, 5.0),
+    (1.0, 2.0, 3.0, 5.0),
+    (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0),
+)
+MIN_TICKS, MAX_TICKS = 5, 10
+
+
+def group_slots(traces: list[dict[str, Any]]) -> list[tuple[int, int]]:
+    """(hue index, dash index) per trace, in order: a hue per legendgroup (or per ungrouped
+    trace) in order of first appearance, a dash per member of its group."""
+    hues: dict[object, int] = {}
+    members: dict[object, int] = {}
+    slots = []
+    for index, trace in enumerate(traces):
+        key = trace.get("legendgroup", ("ungrouped", index))
+        hues.setdefault(key, len(hues))
+        members[key] = members.get(key, -1) + 1
+        slots.append((hues[key], members[key]))
+    return slots
+
+
+def trace_styles(traces: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(colour, dash) per trace."""
+    return [
+        (COLORWAY[hue % len(COLORWAY)], DASHES[member % len(DASHES)])
+        for hue, member in group_slots(traces)
+    ]
+
+
+def log_ticks(low: float, high: float) -> list[float]:
+    """Tick values m * 10^n within [low, high] (both > 0): the coarsest mantissas that give at
+    least MIN_TICKS, thinned to at most MAX_TICKS."""
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    sets = [
+        [
+            tick
+            for power in range(first, last + 1)
+            for m in mantissas
+            if low <= (tick := float(f"{m * 10.0**power:.12g}")) <= high
+        ]
+        for mantissas in MANTISSAS
+    ]
+    chosen = next((ticks for ticks in sets if len(ticks) >= MIN_TICKS), sets[-1])
+    every = math.ceil(len(chosen) / MAX_TICKS) or 1
+    return chosen[::every]
+
+
+def tick_label(value: float) -> str:
+    """1,000 / 200 / 1.5 / 0.05: thousands separators, no trailing zeros."""
+    return f"{value:,.6f}".rstrip("0").rstrip(".")

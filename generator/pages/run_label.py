@@ -1,0 +1,37 @@
+"""How lists name a run and the one figure they show for it (the home page, section and term
+lists through runfacts, and /browse/ through its index).
+
+The figure is a run's own headline: the highest TPS over its thread levels for sysbench and
+TPC-C-like runs; for an Insert Benchmark run, which has no TPS, the insert rate of its initial
+load step (l.i0), the number Callaghan's summaries lead with, or else the first step's own
+headline rate. A repeated run is named with its pass, so three passes of one variant read
+apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument, ibench_steps
+from generator.pages.ibench import headline, is_ibench
+
+
+def run_headline(run: RunDocument) -> dict[str, Any]:
+    """{"value": number or None, "label": what it is, e.g. "max TPS" or "l.i0 inserts/s"}."""
+    if is_ibench(run):
+        steps = ibench_steps(run)
+        loads = [step for step in steps if step["kind"] == "load"]
+        for step in loads + steps:
+            value, unit = headline(step)
+            if value is not None:
+                return {"value": value, "label": f"{step['step']} {unit}"}
+        return {"value": None, "label": ""}
+    tps = [step["tps"] for step in run["steps"] if "tps" in step]
+    return {"value": max(tps, default=None), "label": "max TPS"}
+
+
+def pass_name(run: RunDocument) -> str:
+    """ "repeat 2 of 3" for a pass of a repeated campaign (as the run page's title says it), else
+    ""."""
+    repeat = run.get("repeat")
+    return f"repeat {repeat['index']} of {repeat['of']}" if repeat else ""

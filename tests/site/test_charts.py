@@ -1,0 +1,110 @@
+"""The committed site's charts and lists as built: no chart config lets a request leave the
+site, Insert Benchmark runs show their own headline figure, and numbers print by one rule."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from generator.figures.plotly_config import CLOUD_KEYS
+from generator.pages.numbers import format_number
+
+# Hosts a chart could upload to or link to; none may appear in the site's own code or data.
+CLOUD_HOSTS = ("plot.ly", "plotly.com", "chart-studio")
+ALLOWED_BUTTONS = {"toImage", "resetScale2d"}
+
+
+class _ConfigReader(HTMLParser):
+    """The #plotly-config JSON of a page, and whether the page draws charts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.config_text: str | None = None
+        self.charts = 0
+        self._in_config = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if tag == "script" and attributes.get("id") == "plotly-config":
+            self._in_config = True
+            self.config_text = ""
+        if "data-plotly-src" in attributes or "chart-plot" in (attributes.get("class") or ""):
+            self.charts += 1
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._in_config = False
+
+    def handle_data(self, data):
+        if self._in_config:
+            self.config_text += data
+
+
+def _assert_safe(config: dict, where: str) -> None:
+    for key in CLOUD_KEYS:
+        assert not config.get(key), (where, key)
+    assert config.get("displaylogo") is False, where
+    assert config.get("plotlyServerURL") == "", where
+    buttons = {button for group in config["modeBarButtons"] for button in group}
+    assert buttons <= ALLOWED_BUTTONS, (where, buttons)
+
+
+def test_no_chart_config_lets_a_request_leave_the_site(built_site):
+    _, public = built_site
+    pages_with_charts = 0
+    for page in public.rglob("*.html"):
+        reader = _ConfigReader()
+        reader.feed(page.read_text())
+        if not reader.charts:
+            continue
+        pages_with_charts += 1
+        assert reader.config_text, f"{page}: charts without the site's Plotly config"
+        _assert_safe(json.loads(reader.config_text), str(page))
+    assert pages_with_charts > 100
+    figures = list((public / "figures").rglob("*.json"))
+    assert figures
+    for path in figures:
+        figure = json.loads(path.read_text())
+        assert set(figure) <= {"data", "layout"}, path  # a figure carries no config of its own
+        assert "modebar" not in figure["layout"], path
+    scripts = [p for p in public.rglob("*.js") if "vendor" not in p.parts]
+    assert scripts
+    for path in scripts:
+        text = path.read_text()
+        for word in (*CLOUD_KEYS, "displaylogo", "modeBarButtons", *CLOUD_HOSTS):
+            assert word not in text, (path, word)  # only the page's config sets them
+    for path in [*public.rglob("*.html"), *figures]:
+        text = path.read_text()
+        assert not any(host in text for host in CLOUD_HOSTS), path
+
+
+def _home_rows(public: Path) -> dict[str, str]:
+    """Run id -> the headline cell's text, from the home page's latest runs."""
+    home = (public / "index.html").read_text()
+    rows = re.findall(
+        r'<a href="/runs/([^/"]+)/">[^<]*</a>.*?<td class="n">(.*?)</td></tr>', home, re.DOTALL
+    )
+    return {run_id: re.sub(r"<[^>]+>", "", cell).strip() for run_id, cell in rows}
+
+
+def test_home_lists_the_insert_benchmark_runs_by_their_load_rate(built_site, committed_runs):
+    _, public = built_site
+    rows = _home_rows(public)
+    runs = {run["id"]: run for _, run in committed_runs}
+    ibench = [run_id for run_id in rows if runs[run_id]["workload"]["tool"] == "ibench"]
+    assert ibench, "the home page lists no Insert Benchmark run"
+    for run_id in ibench:
+        load = next(step for step in runs[run_id]["steps"] if step["step"] == "l.i0")
+        assert load["inserts_per_s"] > 0
+        assert rows[run_id] == f"{format_number(load['inserts_per_s'])} l.i0 inserts/s"
+
+
+def test_the_templates_print_numbers_as_python_does(built_site, committed_runs):
+    _, public = built_site
+    run = next(run for _, run in committed_runs if run["workload"]["tool"] == "sysbench")
+    page = (public / "runs" / run["id"] / "index.html").read_text()
+    for step in run["steps"]:
+        for value in (step["tps"], step["latency_ms"]["p95"], step["latency_ms"]["max"]):
+            assert f"<td>{format_number(value)}</td>" in page, value
