@@ -3,7 +3,7 @@
 import { pageColours } from './theme.js';
 
 // Okabe-Ito: a colour-blind-safe palette; matches the marker colours in site.css.
-const COLORWAY = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
+export const COLORWAY = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'];
 const CONFIG = { responsive: true, displaylogo: false, toImageButtonOptions: { format: 'svg' } };
 
 let plotlyReady = null;
