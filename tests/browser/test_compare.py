@@ -4,10 +4,12 @@ plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the 
 Where each statistics rule lives: the numbers (the ±band, ratio and interval decimals, the
 confidence, the t quantile table, the verdict markers) are generator/analysis/stats.py's and
 analysis/ratios.py's, shipped to the page in the compare index (pages/compare_index.py, key
-"ratio"); the page's JS restates none of them. The formulas exist twice, in Python
-(stats.summary_interval, stats.verdict) and in JS (js/compare/interval.js, ratio.js):
+"ratio"), and so are the merged passes and the per-second effective sample sizes (the cells
+and each step's summaries). The formulas that combine two sides exist twice, in Python
+(stats.pair_interval, summary_interval, verdict) and in JS (js/compare/interval.js, ratio.js):
 test_intervals_and_verdicts_equal_the_generator_s checks the JS against Python on the shared
-fixture runs, verdict and printed interval per thread level, for tps and p95."""
+fixture runs (per-second samples), test_merged_passes_read_as_the_campaign_page_s_cells on a
+committed campaign's repeats, verdict and printed interval per thread level, for tps and p95."""
 
 from __future__ import annotations
 
