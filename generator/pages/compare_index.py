@@ -123,7 +123,8 @@ def _environments(runs: list[RunDocument]) -> tuple[list[list[str]], list[int]]:
 
 def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
     """The index as plain data; runs in campaign, variant (campaign file order), workload,
-    pass order, so the first run of a selection is its campaign's base variant."""
+    pass order, so the first run of a selection is its campaign's base variant; cells of two
+    runs or more (a cell of one is its run)."""
     campaigns, ordered, cells = [], [], []
     for campaign_id, mine in sorted(_campaign_runs(runs).items()):
         variants = variant_order(mine)
@@ -134,7 +135,7 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
         mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))
         ordered += mine
         merged = [_cell_entry(cell) for cell in group_by_cell(mine).values()]
-        cells += merged
+        cells += [cell for cell in merged if len(cell["runs"]) > 1]  # one run: its own entry
         counted = {run_id for cell in merged for run_id in cell["runs"]}
         campaigns.append(
             {

@@ -120,17 +120,16 @@ def test_a_cell_merges_its_passes_as_the_campaign_page_does(probe, metric):
     passes = [as_repeat(tuned, index, 3, scale) for index, scale in enumerate(scales, 1)]
     index = compare_index([base, *passes])
     cells = _cells(index)
-    merged, alone = cells[TUNED], cells[BASE]
+    merged = cells[TUNED]
+    assert BASE not in cells  # a cell of one run is that run's entry, with no repeats
+    by_id = {run["id"]: run for run in index["runs"]}
+    alone = {"repeats": [[None] * len(COMPARE_METRICS)] * len(THREADS), **by_id[base["id"]]}
     assert merged["runs"] == [run["id"] for run in passes]
     assert merged["passes"] == [3, 3, 3, 3]  # tuned has no 16 threads
     # the median of the three passes: the first pass's own values
     assert [step[:2] for step in merged["steps"]] == [
         [threads, tps] for threads, tps in zip(THREADS, TPS[TUNED], strict=False)
     ]
-    # the base variant's single run is a cell of one: no repeats, its own seconds
-    by_id = {run["id"]: run for run in index["runs"]}
-    assert alone["seconds"] == by_id[base["id"]]["seconds"]
-    assert alone["repeats"] == [[None] * len(COMPARE_METRICS)] * len(THREADS)
     # both sides' summaries give the interval of the campaign table's cell (ratios.py)
     table = ratio_table({BASE: [base], TUNED: passes}, [BASE, TUNED], metric)
     column = list(COMPARE_METRICS).index(metric)
