@@ -87,17 +87,18 @@ def ratio_state(value: float | None, ratio: float | None) -> str:
     return "n/a" if ratio is None else "ratio"
 
 
+def summaries(stats: dict[str, Any]) -> dict[str, list[float] | None]:
+    """A cell's stats (repeats.spread, with "seconds" when recorded) as stats.sample_summaries."""
+    return _stats.sample_summaries(stats["values"], stats.get("seconds") or [])
+
+
 def ratio_interval(
     stats: dict[str, Any], base: dict[str, Any], ratio: float
 ) -> dict[str, Any] | None:
-    """The 95 % interval of a cell's ratio (generator/analysis/stats.py) around its unrounded value:
-    from the repeats when both sides have two or more, else from the kept per-second samples
-    when both have them."""
-    if stats["repeats"] >= 2 and base["repeats"] >= 2:
-        return _stats.ratio_interval(base["values"], stats["values"], ratio, per_second=False)
-    if stats.get("seconds") and base.get("seconds"):
-        return _stats.ratio_interval(base["seconds"], stats["seconds"], ratio, per_second=True)
-    return None
+    """The 95 % interval of a cell's ratio (generator/analysis/stats.py's pair_interval) around
+    its unrounded value: from the repeats when both sides have two or more, else from the kept
+    per-second samples when both have enough."""
+    return _stats.pair_interval(summaries(base), summaries(stats), ratio)
 
 
 def stat_cell(

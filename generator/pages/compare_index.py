@@ -1,15 +1,19 @@
-"""The compare page's index: every run as a few numbers per thread level, the campaigns as lists
-of the runs their pages count, and the rules the page applies (ratio band, config groups).
+"""The compare page's index: every run as a few numbers per thread level, every campaign cell
+(campaign, variant, workload) as its passes merged the way its campaign page merges them, the
+campaigns as lists of the runs their pages count, and the rules the page applies (ratio band,
+config groups).
 
 The page's JS fetches it once and computes ratios for whatever the reader picks, so the index
 carries the thresholds instead of the JS restating them. Per-second series and server variables
 stay in each run's run.json, fetched only for the runs on screen; what a ratio's interval needs
-of them (generator/analysis/stats.py's log_summary of the kept seconds) and the t quantiles are here,
-and so is each run's environment (generator/analysis/drift.py's fields), shared by the runs that had it.
+of them and of the repeats (generator/analysis/stats.py's sample_summaries, which the page
+combines by pair_interval's rule) and the t quantiles are here, and so is each run's environment
+(generator/analysis/drift.py's fields), shared by the runs that had it.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from contract import RunDocument, Step, sysbench_steps
@@ -23,7 +27,7 @@ from generator.analysis.ratios import (
     VERDICT_MARKERS,
     variant_order,
 )
-from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index
+from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index, spread_by_threads
 from generator.analysis.trust import kept_series
 
 # Metric name on the page -> its analysis.ratios.Metric.
@@ -39,11 +43,46 @@ def _step_values(step: Step) -> list[float]:
 
 
 def _step_seconds(run: RunDocument, step: Step) -> list[list[float] | None]:
-    """Per metric, in COMPARE_METRICS order: the log summary of its kept per-second samples."""
+    """Per metric, in COMPARE_METRICS order: the series_summary of its kept per-second samples."""
     return [
-        _stats.log_summary(kept_series(run, step, metric.series))
+        _stats.series_summary(kept_series(run, step, metric.series))
         for metric in COMPARE_METRICS.values()
     ]
+
+
+def _cell_entry(cell: list[RunDocument]) -> dict[str, Any]:
+    """A campaign cell's counted passes merged as its campaign page merges them
+    (repeats.spread_by_threads, read as analysis/ratios.py reads it): per thread level the
+    median of each metric, how many passes reached it, and per metric the two sides of
+    stats.sample_summaries: "repeats" (of the passes' values) and "seconds" (of their pooled
+    kept seconds)."""
+    runs = counted_runs(cell)
+    by_metric = [
+        spread_by_threads(runs, metric.value_of, partial(kept_series, name=metric.series))
+        for metric in COMPARE_METRICS.values()
+    ]
+    threads = sorted(set.intersection(*(set(by_threads) for by_threads in by_metric)))
+    summaries = [
+        [
+            _stats.sample_summaries(found[level]["values"], found[level]["seconds"])
+            for found in by_metric
+        ]
+        for level in threads
+    ]
+    first = runs[0]
+    return {
+        "campaign": first["campaign"]["id"],
+        "variant": first["variant"],
+        "workload": first["workload"]["name"],
+        "runs": [run["id"] for run in runs],
+        "steps": [
+            [level, *(round(found[level]["median"], VALUE_DECIMALS) for found in by_metric)]
+            for level in threads
+        ],
+        "passes": [by_metric[0][level]["repeats"] for level in threads],
+        "repeats": [[side["repeats"] for side in step] for step in summaries],
+        "seconds": [[side["seconds"] for side in step] for step in summaries],
+    }
 
 
 def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
@@ -60,6 +99,7 @@ def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
         "campaign": run["campaign"]["id"],
         "variant": run["variant"],
         "label": run["variant"] if repeat is None else f"{run['variant']} #{repeat}",
+        "pass": repeat,
         "workload": run["workload"]["name"],
         "server": f"{run['server']['product']} {run['server']['version']}",
         "status": run["status"],
@@ -83,8 +123,9 @@ def _environments(runs: list[RunDocument]) -> tuple[list[list[str]], list[int]]:
 
 def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
     """The index as plain data; runs in campaign, variant (campaign file order), workload,
-    pass order, so the first run of a selection is its campaign's base variant."""
-    campaigns, ordered = [], []
+    pass order, so the first run of a selection is its campaign's base variant; cells of two
+    runs or more (a cell of one is its run)."""
+    campaigns, ordered, cells = [], [], []
     for campaign_id, mine in sorted(_campaign_runs(runs).items()):
         variants = variant_order(mine)
 
@@ -93,9 +134,9 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
 
         mine = sorted(mine, key=lambda run: (*position(run), run["started_at"], run["id"]))
         ordered += mine
-        counted = {
-            run["id"] for cell in group_by_cell(mine).values() for run in counted_runs(cell)
-        }
+        merged = [_cell_entry(cell) for cell in group_by_cell(mine).values()]
+        cells += [cell for cell in merged if len(cell["runs"]) > 1]  # one run: its own entry
+        counted = {run_id for cell in merged for run_id in cell["runs"]}
         campaigns.append(
             {
                 "id": campaign_id,
@@ -128,4 +169,5 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
         "runs": [
             _run_entry(run, position) for run, position in zip(ordered, positions, strict=True)
         ],
+        "cells": cells,
     }

@@ -4,10 +4,12 @@ plus the two hand-made runs of tests/helpers/compare_runs.py (whose numbers the 
 Where each statistics rule lives: the numbers (the ±band, ratio and interval decimals, the
 confidence, the t quantile table, the verdict markers) are generator/analysis/stats.py's and
 analysis/ratios.py's, shipped to the page in the compare index (pages/compare_index.py, key
-"ratio"); the page's JS restates none of them. The formulas exist twice, in Python
-(stats.summary_interval, stats.verdict) and in JS (js/compare/interval.js, ratio.js):
+"ratio"), and so are the merged passes and the per-second effective sample sizes (the cells
+and each step's summaries). The formulas that combine two sides exist twice, in Python
+(stats.pair_interval, summary_interval, verdict) and in JS (js/compare/interval.js, ratio.js):
 test_intervals_and_verdicts_equal_the_generator_s checks the JS against Python on the shared
-fixture runs, verdict and printed interval per thread level, for tps and p95."""
+fixture runs (per-second samples), test_merged_passes_read_as_the_campaign_page_s_cells on a
+committed campaign's repeats, verdict and printed interval per thread level, for tps and p95."""
 
 from __future__ import annotations
 
@@ -19,7 +21,8 @@ import contract
 import generator
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff
-from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS
+from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS, ratio_table
+from generator.analysis.repeats import counted_runs, group_by_cell
 from generator.analysis.trust import kept_series
 from generator.pages.compare_index import COMPARE_METRICS
 from generator.pages.monitor import FAMILIES
@@ -372,3 +375,170 @@ def test_run_campaign_and_article_pages_link_to_their_compare_view(compare_site,
     page.click("text=Compare these runs")
     page.locator("#compare-ratio-table").wait_for(timeout=CHART_TIMEOUT_MS)
     assert _query(page.url)["campaign"]
+
+
+# The committed campaigns the trust tests below read (data/runs).
+BUFFER_POOL = "buffer-pool-fit-20261122-044309"
+AA = "trust-aa-binlog-20261123-111553"
+BINLOG = "binlog-sync-policies-20261123-133014"
+COLOURED = {"better", "worse"}
+
+
+def _coloured(page, workload: str, metric: str, view: str) -> list[str]:
+    """The heatmap's coloured cells of one workload and metric: 'series @ threads' each."""
+    _open(page, f"{view}&workload={workload}&metric={metric}")
+    assert _query(page.url)["workload"] == workload
+    rows = _rows(page, "#compare-heatmap-table")
+    classes = _classes(page, "#compare-heatmap-table")
+    return [
+        f"{row[0]} @ {rows[0][column]}"
+        for row, row_classes in zip(rows[1:], classes, strict=True)
+        for column, kind in enumerate(row_classes)
+        if kind in COLOURED
+    ]
+
+
+@pytest.mark.parametrize(
+    ("view", "workloads", "series"),
+    [
+        # each pass of the same configuration against the first: one run a side, 10 s steps
+        (f"?campaign={BUFFER_POOL}&variants=bp-1g&passes=1", ["read-write", "point-select"], 3),
+        # the same my.cnf twice, passes merged (the default) ...
+        (
+            f"?campaign={AA}&variants=binlog-off,binlog-off-again",
+            ["update-nokey", "point-select"],
+            2,
+        ),
+        # ... and pass by pass
+        (
+            f"?campaign={AA}&variants=binlog-off,binlog-off-again&passes=1",
+            ["update-nokey", "point-select"],
+            6,
+        ),
+    ],
+)
+def test_a_configuration_against_itself_colours_no_cell(
+    compare_site, page, view, workloads, series
+):
+    for workload in workloads:
+        for metric in COMPARE_METRICS:
+            assert _coloured(page, workload, metric, compare_site + "/compare/" + view) == []
+        assert len(_rows(page, "#compare-heatmap-table")) == 1 + series
+
+
+def test_a_real_difference_in_the_committed_data_is_coloured(compare_site, page):
+    view = f"{compare_site}/compare/?campaign={BINLOG}&variants=binlog-off,sync-1"
+    coloured = _coloured(page, "update-nokey", "tps", view)
+    assert coloured == [f"sync-1 @ {threads}" for threads in (1, 2, 4, 8, 16)]
+    assert _classes(page, "#compare-heatmap-table")[1][1:6] == ["worse"] * 5
+
+
+def _campaign_cells(runs: list[dict], variants: list[str], workload: str, metric: str):
+    """The campaign page's ratio cells of variants[1] ÷ variants[0] (analysis/ratios.py)."""
+    mine = [run for run in runs if run["workload"]["name"] == workload]
+    cells = {key[1]: counted_runs(cell) for key, cell in group_by_cell(mine).items()}
+    table = ratio_table({v: cells[v] for v in variants}, variants, metric)
+    return [row["cells"][1] for row in table["rows"]]
+
+
+@pytest.mark.parametrize("metric", ["tps", "p95"])
+def test_merged_passes_read_as_the_campaign_page_s_cells(
+    compare_site, page, committed_runs, metric
+):
+    """The JS port of stats.pair_interval on repeats: ratio, verdict and interval of every
+    cell equal the generator's on the committed buffer pool campaign."""
+    runs = [run for _, run in committed_runs if run["campaign"]["id"] == BUFFER_POOL]
+    _open(
+        page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write&metric={metric}"
+    )
+    assert [row[0] for row in _rows(page, "#compare-heatmap-table")[1:]] == [
+        "bp-1g (base)",
+        "bp-32m",
+    ]
+    expected = _campaign_cells(runs, ["bp-1g", "bp-32m"], "read-write", metric)
+    shown = _rows(page, "#compare-ratio-table")[1:]
+    classes = _classes(page, "#compare-ratio-table")
+    intervals = _intervals(page, "#compare-ratio-table")
+    for cell, row, kinds, interval in zip(expected, shown, classes, intervals, strict=True):
+        marker = {"worse": " ▼ (worse)", "better": " ▲ (better)", "noise": " ≈ (within noise)"}
+        assert row[2] == f"{cell['ratio']:.2f}{marker.get(cell['verdict'], '')}"
+        assert kinds[2] == cell["verdict"]
+        bounds = cell["interval"]
+        assert interval[2] == f"{bounds['low']:.2f}\u2013{bounds['high']:.2f}"  # repeats: no *
+
+
+def test_one_hue_per_variant_and_a_dash_per_pass(compare_site, page):
+    _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write&passes=1")
+    lines = page.eval_on_selector(
+        "#compare-throughput", "el => el._fullData.map(t => [t.name, t.line.color, t.line.dash])"
+    )
+    assert [name for name, _, _ in lines] == [
+        f"{variant} #{index}" for variant in ("bp-1g", "bp-32m") for index in (1, 2, 3)
+    ]
+    hues = [color for _, color, _ in lines]
+    assert len(set(hues[:3])) == len(set(hues[3:])) == 1 and hues[0] != hues[3]
+    assert len({dash for _, _, dash in lines[:3]}) == 3
+    _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write")
+    merged = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    assert merged == ["bp-1g", "bp-32m"]
+
+
+def test_log_axes_tick_at_one_two_five(compare_site, page):
+    _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write&scale=log")
+    value_axes = {  # the threads axis ticks at the levels run
+        "#compare-throughput": ".ytick",
+        "#compare-latency": ".ytick",
+        "#compare-latency-throughput": ".ytick, .xtick",
+    }
+    for chart, ticks in value_axes.items():
+        labels = page.eval_on_selector(
+            chart, f"el => [...el.querySelectorAll('{ticks}')].map(t => t.textContent)"
+        )
+        assert len(labels) >= 2
+        leading = {f"{float(label.replace(',', '')):e}"[0] for label in labels}
+        assert leading <= {"1", "2", "5"}, labels
+
+
+def _counted_ids(runs: list[dict], campaign: str) -> list[str]:
+    mine = [run for run in runs if run["campaign"]["id"] == campaign]
+    return [run["id"] for cell in group_by_cell(mine).values() for run in counted_runs(cell)]
+
+
+def test_a_ticked_run_keeps_the_url_short_and_an_old_long_url_still_works(
+    compare_site, page, committed_runs
+):
+    _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write")
+    page.click("#compare-picker summary")
+    page.fill("#compare-filter", f"{AA} binlog-off update-nokey")
+    extra = f"{AA}.binlog-off.update-nokey.p1"
+    page.check(f"#compare-run-list input[value='{extra}']")
+    page.wait_for_function("id => location.search.includes(id)", arg=extra)
+    assert _query(page.url) == {
+        "campaign": BUFFER_POOL,
+        "runs": extra,
+        "workload": "read-write",
+        "base": f"{BUFFER_POOL} bp-1g",  # two campaigns on screen: labels name theirs
+        "metric": "tps",
+        "scale": "lin",
+    }
+    page.fill("#compare-filter", f"{BUFFER_POOL} bp-1g read-write")
+    page.uncheck(f"#compare-run-list input[value='{BUFFER_POOL}.bp-1g.read-write.p3']")
+    page.wait_for_function("() => location.search.includes('variants=')")
+    query = _query(page.url)
+    assert query["variants"] == "bp-1g~1,bp-1g~2,bp-32m"
+    assert query["runs"] == f"{BUFFER_POOL}.bp-1g.point-select.p3,{extra}"
+    assert page.text_content("#compare-count") == "12"
+    bp_ids = _counted_ids([run for _, run in committed_runs], BUFFER_POOL)
+    selected = [*(i for i in bp_ids if i != f"{BUFFER_POOL}.bp-1g.read-write.p3"), extra]
+    assert len(urlparse(page.url).query) < len(",".join(selected)) / 2
+    # the passes left of bp-1g are not the whole cell: drawn one by one
+    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    assert names == [f"{BUFFER_POOL} {name}" for name in ("bp-1g #1", "bp-1g #2", "bp-32m")]
+    # a link that names every run by id, as the page wrote them before, shows the same view
+    # and is rewritten short
+    ids = [*bp_ids, extra]
+    _open(page, f"{compare_site}/compare/?runs={','.join(ids)}&workload=read-write")
+    assert page.text_content("#compare-count") == str(len(ids))
+    assert _query(page.url)["campaign"] == BUFFER_POOL and _query(page.url)["runs"] == extra
+    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]

@@ -6,6 +6,8 @@ from __future__ import annotations
 import copy
 import re
 
+from tests.helpers.long_steps import lengthen
+
 CAMPAIGN = "suite-probe-20260101-000000"
 VARIANTS = ("a.base", "b.base")
 OP = "transaction"
@@ -35,8 +37,10 @@ def _step(template: dict, threads: int, numbers: dict) -> dict:
     qps = numbers["qps"]
     step.update(threads=threads, tps=numbers.get("tps", qps))
     step["qps"] = {"total": qps, "read": qps, "write": 0, "other": 0}
-    # Flat per-second series at the step's own values: no noise, so ratios are judged by the
-    # ±5 % band alone (generator/analysis/stats.py) and these fixtures say exactly what they expect.
+    # Flat per-second series at the step's own values, long enough for an interval: no noise,
+    # so ratios are judged by the ±5 % band alone (generator/analysis/stats.py) and these
+    # fixtures say exactly what they expect.
+    lengthen(step)
     seconds = len(step["series"]["t"])
     step["series"] = {
         **step["series"],

@@ -5,7 +5,7 @@ import * as params from '@params';
 import { configDiff, renderDiff } from './compare/config.js';
 import { driftBanner, environmentDrift } from './compare/drift.js';
 import { compareFigures } from './compare/figures.js';
-import { queryOf, readState } from './compare/state.js';
+import { compactSelection, queryOf, readState } from './compare/state.js';
 import { seriesOf, selectedRuns, threadLevels, workloadsOf } from './compare/selection.js';
 import { heatmap, ratioTable, valuesTable } from './compare/tables.js';
 import { fetchJson } from './dom.js';
@@ -63,17 +63,22 @@ function legend(index, base, metric) {
   const band = Math.round(noise * 100);
   const confidence = Math.round(interval.confidence * 100);
   return `Ratio = value ÷ ${base.label} at the same thread count, ${decimals} decimals, with its ${confidence} % confidence interval below `
-    + '(Welch’s t on the logarithms of the two runs’ per-second samples after the warm-up cut). '
+    + '(Welch’s t on logarithms). A variant’s passes are merged as on its campaign page: its value is their median, '
+    + 'and where both sides have two passes or more the interval comes from the passes. '
+    + 'Otherwise it comes from the per-second samples after the warm-up cut (*), counted as effective samples because consecutive seconds are correlated; '
+    + 'a step too short to estimate that correlation gets no interval. '
     + `${markers.better} better and ${markers.worse} worse mark a change beyond ±${band} % whose interval excludes 1 `
     + `(${info.higher_is_better ? 'higher' : 'lower'} is better for ${info.label.toLowerCase()}); only they are coloured, deeper with the size of the change. `
-    + `${markers.noise} marks a change beyond ±${band} % that the noise cannot rule out, and is not coloured. `
-    + 'Each interval (*) rests on the seconds of a single run a side, which are correlated and share that run’s conditions: '
+    + `${markers.noise} marks a change beyond ±${band} % that the noise cannot rule out, or that has no interval, and is not coloured. `
+    + 'An interval from per-second samples rests on the conditions of single runs: '
     + 'it understates the noise between runs; repeated runs measure that. '
     + '— means the run has no step at that thread count; n/a that the base has none or zero.';
 }
 
 function makeView(index) {
   let state = readState(window.location.search, index.metrics);
+  // Older links name every run by id: the same selection, written short.
+  state = { ...state, ...compactSelection(index, selectedRuns(index, state).map((run) => run.id)) };
   let drawing = 0; // a newer render makes an older one's late results moot
 
   async function render() {
@@ -88,7 +93,7 @@ function makeView(index) {
     }
     const workloads = workloadsOf(selected);
     if (!workloads.includes(state.workload)) state.workload = workloads[0];
-    const series = seriesOf(selected, state.workload);
+    const series = seriesOf(index, selected, state.workload, !state.passes);
     if (!series.some(({ label }) => label === state.base)) state.base = series[0].label;
     const base = series.find(({ label }) => label === state.base);
     history.replaceState(null, '', queryOf(state));
@@ -97,7 +102,10 @@ function makeView(index) {
     setOptions($('compare-base'), series.map(({ label }) => [label, label]), state.base);
     $('compare-metric').value = state.metric;
     $('compare-scale').value = state.scale;
-    $('compare-status').textContent = `${selected.length} runs selected; ${series.length} of them ran ${state.workload}.`;
+    $('compare-passes').checked = state.passes;
+    const shown = series.flatMap(({ runs }) => runs);
+    const merged = series.length < shown.length ? `, drawn as ${series.length} lines (passes merged)` : '';
+    $('compare-status').textContent = `${selected.length} runs selected; ${shown.length} of them ran ${state.workload}${merged}.`;
     $('compare-view').hidden = false;
 
     const levels = threadLevels(index, series);
@@ -108,7 +116,7 @@ function makeView(index) {
     $('compare-ratios').replaceChildren(ratioTable(index, series, base, state.metric));
     $('compare-heatmap').replaceChildren(heatmap(index, series, base, state.metric));
     $('compare-legend').textContent = legend(index, base, state.metric);
-    $('compare-drift').replaceChildren(...driftBanner(environmentDrift(index, series.map(({ run }) => run))));
+    $('compare-drift').replaceChildren(...driftBanner(environmentDrift(index, shown)));
 
     for (const [id, data, layout] of compareFigures(index, series, levels, state.metric, state.scale)) {
       const el = $(id);
@@ -118,7 +126,7 @@ function makeView(index) {
         attachDrilldown(el, el.closest('figure'), DRILLDOWN);
       }
     }
-    const docs = await Promise.all(series.map(({ run }) => fetchRun(params.runs, run.id)));
+    const docs = await Promise.all(series.map(({ entry }) => fetchRun(params.runs, entry.id)));
     if (mine === drawing) drawConfig(index, series, docs);
   }
 
@@ -127,18 +135,19 @@ function makeView(index) {
     render().catch(fail);
   }
 
-  $('compare-campaign').addEventListener('change', (event) => update({ campaign: event.target.value, runs: [], workload: '', base: '' }));
+  $('compare-campaign').addEventListener('change', (event) => update({ campaign: event.target.value, variants: [], runs: [], workload: '', base: '' }));
   $('compare-workload').addEventListener('change', (event) => update({ workload: event.target.value }));
   $('compare-base').addEventListener('change', (event) => update({ base: event.target.value }));
   $('compare-metric').addEventListener('change', (event) => update({ metric: event.target.value }));
   $('compare-scale').addEventListener('change', (event) => update({ scale: event.target.value }));
+  $('compare-passes').addEventListener('change', (event) => update({ passes: event.target.checked }));
   $('compare-filter').addEventListener('input', () => renderPicker(index, state, selectedRuns(index, state)));
-  // Ticking a run while a campaign is chosen turns the campaign into its explicit run list.
+  // Ticking a run rewrites the selection in its shortest form: campaign, variants, passes, ids.
   $('compare-run-list').addEventListener('change', (event) => {
     const ids = new Set(selectedRuns(index, state).map((run) => run.id));
     if (event.target.checked) ids.add(event.target.value);
     else ids.delete(event.target.value);
-    update({ campaign: '', runs: index.runs.filter((run) => ids.has(run.id)).map((run) => run.id) });
+    update(compactSelection(index, [...ids]));
   });
   $('compare-controls').addEventListener('submit', (event) => event.preventDefault());
   return render;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 import statistics
 
@@ -65,12 +66,68 @@ def test_two_repeats_that_disagree_make_wide_intervals():
 def test_the_interval_holds_the_ratio_it_qualifies():
     # A series with a dip: its geometric mean sits well below its arithmetic mean, which is
     # what a step's total rate is; the interval is centred on the ratio the page shows.
-    base = [1000.0] * 20
-    other = [1000.0] * 18 + [10.0, 10.0]
+    base = [1000.0] * 40
+    other = [1000.0] * 36 + [10.0] * 4
     shown = statistics.fmean(other) / statistics.fmean(base)  # 0.901
     interval = _stats.ratio_interval(base, other, shown, per_second=True)
     assert interval["low"] < shown < interval["high"]
     assert interval["low"] * interval["high"] == pytest.approx(shown**2, rel=1e-3)
+
+
+def ar1(mean: float, phi: float, seconds: int, rng: random.Random) -> list[float]:
+    """A stationary AR(1) series around mean: each second keeps phi of the last one's deviation,
+    plus fresh noise (5 % of the mean: wide enough that rounding the interval to
+    INTERVAL_DECIMALS does not widen it)."""
+    deviation = rng.gauss(0, 1) / math.sqrt(1 - phi**2)
+    series = []
+    for _ in range(seconds):
+        series.append(mean * (1 + 0.05 * deviation))
+        deviation = phi * deviation + rng.gauss(0, 1)
+    return series
+
+
+def _coverage(phi: float, seconds: int, trials: int, per_second: bool) -> float:
+    """Share of seeded A/A trials (two independent AR(1) series of the same mean) whose 95 %
+    ratio interval holds 1; per_second=False is the naive interval, as if the seconds were
+    independent (log_summary is the rule for independent repeats)."""
+    held = 0
+    for seed in range(trials):
+        rng = random.Random(seed)
+        base, other = ar1(1000, phi, seconds, rng), ar1(1000, phi, seconds, rng)
+        ratio = statistics.fmean(other) / statistics.fmean(base)
+        interval = _stats.ratio_interval(base, other, ratio, per_second=per_second)
+        held += interval["low"] <= 1 <= interval["high"]
+    return held / trials
+
+
+@pytest.mark.parametrize(("phi", "seconds"), [(0.5, 60), (0.7, 120), (0.0, 30)])
+def test_the_per_second_interval_covers_the_mean_of_a_correlated_series(phi, seconds):
+    covered = _coverage(phi, seconds, trials=400, per_second=True)
+    assert 0.88 <= covered <= 0.99
+    if phi:  # the i.i.d. interval is too narrow on the same series
+        assert _coverage(phi, seconds, trials=400, per_second=False) < 0.85
+
+
+def test_the_effective_sample_size_counts_independent_seconds():
+    rng = random.Random(7)
+    independent = _stats.series_summary([1000 + rng.gauss(0, 10) for _ in range(200)])
+    assert 150 <= independent[0] <= 200  # about one per second, never more than n
+    correlated = _stats.series_summary(ar1(1000, 0.8, 200, random.Random(8)))
+    # tau = (1 + phi) / (1 - phi) = 9 for AR(1): about 22 effective samples of 200
+    assert 10 <= correlated[0] <= 40
+    alternating = _stats.series_summary([1000.0, 1100.0] * 20)
+    assert alternating[0] == 40  # anti-correlated: capped at the seconds it has
+    assert _stats.series_summary([1000.0] * 40) == [40, 0.0]  # flat: exact
+
+
+def test_a_series_too_short_has_no_interval_and_a_trend_few_samples():
+    short = noisy(1000, _stats.MIN_SERIES_SECONDS - 1, 0.1, seed=5)
+    assert _stats.series_summary(short) is None
+    assert _stats.ratio_interval(short, short, 1.0, per_second=True) is None
+    # no interval: beyond the band it reads "within noise", never coloured
+    assert _stats.verdict(0.41, None, higher_is_better=True) == "noise"
+    ramp = [100.0 + second for second in range(40)]  # one trend: its seconds say little
+    assert _stats.series_summary(ramp)[0] < 5
 
 
 def test_client_load_against_the_cpus_it_may_use():

@@ -9,6 +9,7 @@ import pytest
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator.analysis.drift import DRIFT_FIELDS, environment_drift, field_values
+from generator.analysis.ratios import METRICS, ratio_table
 from generator.analysis.trust import kept_series
 from generator.hugo.build_tree import hugo_inputs
 from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
@@ -71,14 +72,14 @@ def test_the_t_table_holds_the_textbook_quantiles():
     assert [round(value, 3) for value in at_df] == [1.96, 1.972, 2.086, 4.303, 12.706]
 
 
-def test_each_step_carries_the_log_summaries_of_its_kept_seconds(probe):
+def test_each_step_carries_the_summaries_of_its_kept_seconds(probe):
     index = compare_index(probe)
     assert index["seconds_fields"] == list(COMPARE_METRICS) == STEP_FIELDS[1:]
     by_id = {run["id"]: run for run in index["runs"]}
     for run in probe:
         assert by_id[run["id"]]["seconds"] == [
             [
-                _stats.log_summary(kept_series(run, step, metric.series))
+                _stats.series_summary(kept_series(run, step, metric.series))
                 for metric in COMPARE_METRICS.values()
             ]
             for step in run["steps"]
@@ -101,6 +102,62 @@ def test_the_summaries_give_the_generator_s_per_second_interval(probe):
                 ratio,
                 per_second=True,
             )
+
+
+def _cells(index: dict) -> dict[str, dict]:
+    """The index's cells of the probe workload by variant."""
+    return {cell["variant"]: cell for cell in index["cells"] if cell["workload"] == "point-select"}
+
+
+def _sides(cell: dict, step: int, column: int) -> dict:
+    return {field: cell[field][step][column] for field in ("repeats", "seconds")}
+
+
+@pytest.mark.parametrize("metric", list(METRICS))  # the metrics of campaign tables
+def test_a_cell_merges_its_passes_as_the_campaign_page_does(probe, metric):
+    base, tuned = probe
+    scales = (1.0, 0.8, 1.1)
+    passes = [as_repeat(tuned, index, 3, scale) for index, scale in enumerate(scales, 1)]
+    index = compare_index([base, *passes])
+    cells = _cells(index)
+    merged = cells[TUNED]
+    assert BASE not in cells  # a cell of one run is that run's entry, with no repeats
+    by_id = {run["id"]: run for run in index["runs"]}
+    alone = {"repeats": [[None] * len(COMPARE_METRICS)] * len(THREADS), **by_id[base["id"]]}
+    assert merged["runs"] == [run["id"] for run in passes]
+    assert merged["passes"] == [3, 3, 3, 3]  # tuned has no 16 threads
+    # the median of the three passes: the first pass's own values
+    assert [step[:2] for step in merged["steps"]] == [
+        [threads, tps] for threads, tps in zip(THREADS, TPS[TUNED], strict=False)
+    ]
+    # both sides' summaries give the interval of the campaign table's cell (ratios.py)
+    table = ratio_table({BASE: [base], TUNED: passes}, [BASE, TUNED], metric)
+    column = list(COMPARE_METRICS).index(metric)
+    for step, row in enumerate(table["rows"][: len(merged["steps"])]):
+        base_cell, cell = row["cells"]
+        assert merged["repeats"][step][column] == _stats.log_summary(
+            cell_values(passes, metric, row["threads"])
+        )
+        exact = cell["value"] / base_cell["value"]
+        sides = (_sides(alone, step, column), _sides(merged, step, column))
+        assert _stats.pair_interval(*sides, exact) == cell["interval"]
+
+
+def cell_values(runs: list[dict], metric: str, threads: int) -> list[float]:
+    value_of = COMPARE_METRICS[metric].value_of
+    return [value_of(step) for run in runs for step in run["steps"] if step["threads"] == threads]
+
+
+def test_two_cells_of_repeats_are_judged_on_their_repeats(probe):
+    runs = [
+        as_repeat(run, index, 2, scale) for run in probe for index, scale in ((1, 1.0), (2, 0.9))
+    ]
+    cells = _cells(compare_index(runs))
+    column = list(COMPARE_METRICS).index("tps")
+    sides = [_sides(cells[variant], 2, column) for variant in (BASE, TUNED)]
+    assert [side["repeats"][0] for side in sides] == [2, 2]
+    interval = _stats.pair_interval(*sides, 4500 / 4000)
+    assert interval is not None and interval["method"] == "repeats"
 
 
 def test_each_run_points_to_its_environment(probe):

@@ -1,8 +1,10 @@
-// A ratio's confidence interval from the two runs' kept per-second samples, as
-// generator/analysis/stats.py's summary_interval computes it: Welch's standard error of the difference
-// of log means, degrees of freedom by Welch–Satterthwaite, centred on the ratio shown. The
-// index carries each step's log summaries [n, variance] (run.seconds, by index.seconds_fields)
-// and the rule (index.ratio.interval): the confidence, a table of t quantiles and the decimals.
+// A ratio's confidence interval, as generator/analysis/stats.py's pair_interval and
+// summary_interval compute it: from the two sides' repeats when both have them, else from
+// their kept per-second samples; Welch's standard error of the difference of log means,
+// degrees of freedom by Welch–Satterthwaite, centred on the ratio shown. The index carries each
+// side's summaries [n, variance] (entry.repeats, entry.seconds, by index.seconds_fields; a
+// per-second n is already the effective sample size) and the rule (index.ratio.interval): the
+// confidence, a table of t quantiles and the decimals.
 import { roundRatio } from './ratio.js';
 
 // rule.t[k] is t at 1 / df = k / (rule.t.length - 1), the normal quantile first; t is smooth in
@@ -15,8 +17,15 @@ export function tQuantile(df, rule) {
   return rule.t[k] + (rule.t[k + 1] - rule.t[k]) * (position - k);
 }
 
-// {low, high} around ratio (other ÷ base, unrounded), or null when a side has no summary.
-export function summaryInterval(base, other, ratio, rule) {
+// {low, high, method} around ratio (other ÷ base, unrounded) from two sides' summaries
+// ({repeats, seconds}, see selection.js summariesByThreads); null when no pair of them exists.
+export function pairInterval(base, other, ratio, rule) {
+  if (base.repeats && other.repeats) return summaryInterval(base.repeats, other.repeats, ratio, rule, 'repeats');
+  return summaryInterval(base.seconds, other.seconds, ratio, rule, 'per-second samples');
+}
+
+// {low, high, method} around ratio, or null when a side has no summary.
+function summaryInterval(base, other, ratio, rule, method) {
   if (!base || !other || !(ratio > 0)) return null;
   const [nBase, varBase] = base;
   const [nOther, varOther] = other;
@@ -31,5 +40,6 @@ export function summaryInterval(base, other, ratio, rule) {
   return {
     low: roundRatio(ratio * Math.exp(-quantile * se), rule.decimals),
     high: roundRatio(ratio * Math.exp(quantile * se), rule.decimals),
+    method,
   };
 }

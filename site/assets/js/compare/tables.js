@@ -3,7 +3,7 @@
 // heatmap.
 import { element } from '../dom.js';
 import { formatNumber } from '../format.js';
-import { summaryInterval } from './interval.js';
+import { pairInterval } from './interval.js';
 import { ratioCell, roundRatio } from './ratio.js';
 import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
@@ -24,8 +24,8 @@ export function valuesTable(index, series, fields) {
   for (const threads of threadLevels(index, series)) {
     const row = body.insertRow();
     row.insertCell().textContent = String(threads);
-    for (const { run } of series) {
-      for (const field of fields) row.insertCell().textContent = formatNumber(valuesByThreads(index, run, field).get(threads));
+    for (const { entry } of series) {
+      for (const field of fields) row.insertCell().textContent = formatNumber(valuesByThreads(index, entry, field).get(threads));
     }
   }
   return table;
@@ -34,14 +34,15 @@ export function valuesTable(index, series, fields) {
 // Per series, per threads: the ratio cell of the metric against the base series.
 function ratioGrid(index, series, base, metric) {
   const info = index.metrics[metric];
-  const baseValues = valuesByThreads(index, base.run, metric);
-  const baseSummaries = summariesByThreads(index, base.run, metric);
-  return series.map(({ run }) => {
-    const values = valuesByThreads(index, run, metric);
-    const summaries = summariesByThreads(index, run, metric);
+  const baseValues = valuesByThreads(index, base.entry, metric);
+  const baseSummaries = summariesByThreads(index, base.entry, metric);
+  return series.map(({ entry }) => {
+    const values = valuesByThreads(index, entry, metric);
+    const summaries = summariesByThreads(index, entry, metric);
     return threadLevels(index, series).map((threads) => {
       const ratio = values.get(threads) / baseValues.get(threads);
-      const interval = run === base.run ? null : summaryInterval(baseSummaries.get(threads), summaries.get(threads), ratio, index.ratio.interval);
+      const sides = [baseSummaries.get(threads), summaries.get(threads)];
+      const interval = entry === base.entry || !sides.every(Boolean) ? null : pairInterval(...sides, ratio, index.ratio.interval);
       return {
         threads,
         value: values.get(threads),
@@ -56,11 +57,13 @@ function ratioText(x, decimals) {
   return roundRatio(x, decimals).toFixed(decimals);
 }
 
-// Every interval here comes from one run a side, so each carries the campaign pages' * note.
+// An interval from per-second samples carries the campaign pages' * note.
+const PER_SECOND_NOTE = 'from per-second samples, counted as effective samples since consecutive seconds are correlated; '
+  + 'the noise between runs is not in them, only repeats measure it';
+
 function intervalSpan(interval, decimals) {
   const span = element('span', { class: 'interval' }, `${ratioText(interval.low, decimals)}–${ratioText(interval.high, decimals)}`);
-  const note = 'from the per-second samples of a single run each: consecutive seconds are correlated, so this interval is too narrow';
-  span.append(element('abbr', { title: note }, '*'));
+  if (interval.method !== 'repeats') span.append(element('abbr', { title: PER_SECOND_NOTE }, '*'));
   return span;
 }
 
@@ -73,7 +76,7 @@ function ratioTd(cell, unit, rule) {
   const confidence = Math.round(rule.interval.confidence * 100);
   let title = `${formatNumber(cell.value)} ${unit}`;
   if (cell.interval) {
-    title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low, rule.decimals)}–${ratioText(cell.interval.high, rule.decimals)} from per-second samples`;
+    title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low, rule.decimals)}–${ratioText(cell.interval.high, rule.decimals)} from ${cell.interval.method}`;
   }
   const td = element('td', { class: cell.verdict, title }, ratioText(cell.ratio, rule.decimals));
   if (cell.marker) {
