@@ -300,7 +300,8 @@ class VariantApplier:
                     f" {option.key} = {actual!r}, wanted {option.value!r}"
                 )
         self.host.locate()
-        command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(self.restart_command or '')}"
+        restart = self.host.scrub(self.restart_command or "")
+        command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(restart)}"
         purpose = "restart the server with the variant's options (my.cnf is this run's fragment)"
         commands = [{"purpose": purpose, "command": command}]
         return AppliedVariant(label, "restart_command", text, options, commands)
@@ -309,7 +310,8 @@ class VariantApplier:
         log_path = self.host.workdir / "restart.log"
         with log_path.open("a") as log:
             log.write(
-                f"### {contract.utc_timestamp()} variant {label}\n$ {self.restart_command}\n"
+                f"### {contract.utc_timestamp()} variant {label}\n"
+                f"$ {self.host.scrub(self.restart_command or '')}\n"
             )
             log.flush()
             offset = log.tell()
