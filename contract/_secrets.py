@@ -78,7 +78,9 @@ _LINE_ASSIGNMENT = re.compile(
 )
 # Inside a command or statement: the value is one quoted string, placeholder or word.
 _VALUE = rf"{_QUOTED}|<[^<>\n]*>|[^\s;,'\"()<>]+(?:\([^()\s]*\))?"
-_INLINE_ASSIGNMENT = re.compile(rf"{_NAME}(?P<sep>[ \t]*=[ \t]*)(?P<value>{_VALUE})")
+# Only the name is matched: the value of a plain name (restart_command = "...") is searched too.
+_INLINE_NAME = re.compile(rf"{_NAME}[ \t]*=[ \t]*")
+_INLINE_VALUE = re.compile(_VALUE)
 _CLIENT = re.compile(r"(?:^|[\s/'\"])(?:mysql|mariadb)[A-Za-z_-]*(?=\s)")
 _SIMPLE_COMMAND = re.compile(r"[^;&|\n]+")
 _ATTACHED_P = re.compile(rf"(?P<sep>(?<=\s)-p)(?P<value>{_VALUE})")
@@ -130,6 +132,17 @@ def _redact_assignment(match: re.Match[str]) -> str:
     return _redact_value(match) if is_secret_name(match["name"]) else match.group()
 
 
+def _redact_inline_assignments(text: str) -> str:
+    out, position = [], 0
+    for name in _INLINE_NAME.finditer(text):
+        value = _INLINE_VALUE.match(text, name.end())
+        if name.start() < position or value is None or not is_secret_name(name["name"]):
+            continue
+        out += [text[position : value.start()], _redacted_value(value.group())]
+        position = value.end()
+    return "".join(out) + text[position:]
+
+
 def _redact_client_passwords(match: re.Match[str]) -> str:
     command = match.group()
     return _ATTACHED_P.sub(_redact_value, command) if _CLIENT.search(command) else command
@@ -140,7 +153,7 @@ def redact_text(text: str) -> str:
     if not _MAY_HOLD.search(text):
         return text
     text = _LINE_ASSIGNMENT.sub(_redact_assignment, text)
-    text = _INLINE_ASSIGNMENT.sub(_redact_assignment, text)
+    text = _redact_inline_assignments(text)
     text = _SIMPLE_COMMAND.sub(_redact_client_passwords, text)
     for pattern in _COMMAND_PASSWORDS:
         text = pattern.sub(_redact_value, text)

@@ -5,7 +5,6 @@ refusals before anything runs."""
 from __future__ import annotations
 
 import re
-import signal
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +15,7 @@ from harness.errors import UserError
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.existing_servers import (
     PASSWORD,
+    RESTART_SCRIPT,
     USER,
     assert_no_secret,
     existing_server,
@@ -23,6 +23,7 @@ from tests.helpers.existing_servers import (
     root_sql,
     run_campaign,
     server_schema,
+    stop_restarted,
     with_bench_user,
 )
 
@@ -95,39 +96,6 @@ def test_dynamic_variant_is_set_and_restored(
     root_sql(box, "SET GLOBAL innodb_max_dirty_pages_pct = 90")
 
 
-RESTART_SCRIPT = """#!/bin/sh
-# Restart the sandboxed server with the variant fragment appended to its my.cnf (mariadbd
-# ignores --defaults-extra-file next to --defaults-file, so the two are concatenated).
-set -e
-mariadb-admin --socket={socket} -uroot shutdown
-if [ -n "$IGNORE_FRAGMENT" ]; then
-    cp {workdir}/my.cnf {workdir}/restarted.cnf
-else
-    cat {workdir}/my.cnf "$MYBENCH_VARIANT_CNF" > {workdir}/restarted.cnf
-fi
-setsid nohup /usr/sbin/mariadbd --defaults-file={workdir}/restarted.cnf \\
-    </dev/null >/dev/null 2>&1 &
-echo "restarting with $MYBENCH_VARIANT_CNF"
-"""
-
-
-def _stop_restarted(box: Sandbox, original_pid: int) -> None:
-    """The mariadbd the restart script started is no child of ours: stop it by its pid file."""
-    try:
-        pid = int((box.workdir / "mysqld.pid").read_text().split()[0])
-        process = psutil.Process(pid)
-    except (OSError, ValueError, IndexError, psutil.Error):
-        return
-    if pid == original_pid or process.name() != "mariadbd":
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=60)
-    except psutil.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
-
-
 def test_restart_command_applies_a_non_dynamic_option(tmp_path: Path, env_password: None) -> None:
     log_buffer = "innodb_log_buffer_size"
     with Sandbox(Binaries.find(Path("/usr")), tmp_path / "srv", "[mysqld]\n") as box:
@@ -192,7 +160,7 @@ def test_restart_command_applies_a_non_dynamic_option(tmp_path: Path, env_passwo
                 log = (tmp_path / "work" / "restart.log").read_text()
                 assert "restarting with" in log and PASSWORD not in log
         finally:
-            _stop_restarted(box, original_pid)
+            stop_restarted(box, original_pid)
     strays = [
         process.pid
         for process in psutil.process_iter(["cmdline"])
