@@ -203,9 +203,9 @@ def test_validator_refuses_a_hand_edited_file_naming_it(tmp_path) -> None:
     path.write_text(json.dumps(doc))
     loaded, problems = contract.load_run(path)
     assert loaded is None
+    message = f"report_password holds a credential: record it as {REDACTED}"
     assert [str(problem) for problem in problems] == [
-        f"{path}: $.server.variables.report_password: report_password holds a credential:"
-        f" record it as {REDACTED}"
+        f"{path}: $.server.variables.report_password: {message}"
     ]
 
 
