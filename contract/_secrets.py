@@ -33,7 +33,8 @@ Commands lose the passwords they carry: a MySQL/MariaDB client's attached `-px`,
 and the password of a URL `scheme://user:x@host`.
 
 A value that only says where a secret comes from stays: an angle-bracketed note (`<redacted>`,
-`<password from FILE>`) or a shell variable (`$NAME`, `"$NAME"`, `${NAME}`).
+`<password from FILE>`) or a shell variable (`$NAME`, `"$NAME"`, `${NAME}`); so do the unquoted
+SQL words NULL and DEFAULT of a statement, which set no secret.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ _LAST_WORDS = frozenset(
 _ANY_WORD = frozenset({"secret"})
 PLAIN_SETTINGS = frozenset({"secure_auth", "disconnect_on_expired_password"})
 
+_NO_VALUE = frozenset({"NULL", "DEFAULT"})  # SET GLOBAL x = NULL unsets it: nothing to hide
 _WORD_SEPARATORS = re.compile(r"[-_.]+")
 _PLACEHOLDER = re.compile(r"<[^<>\n]*>|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 # Only text holding one of these can hold a credential the rules below find (a fast path).
@@ -106,8 +108,11 @@ def is_secret_name(name: str) -> bool:
 
 
 def is_redacted(value: str) -> bool:
-    """Empty, or a note saying where the secret is: `<redacted>`, `<password from F>`, `$V`."""
+    """Empty, the SQL words NULL or DEFAULT (no value), or a note saying where the secret is:
+    `<redacted>`, `<password from F>`, `$V`."""
     unquoted = value.strip()
+    if unquoted.upper() in _NO_VALUE:
+        return True
     if len(unquoted) >= 2 and unquoted[0] == unquoted[-1] and unquoted[0] in "'\"":
         unquoted = unquoted[1:-1]
     return not unquoted or _PLACEHOLDER.fullmatch(unquoted) is not None

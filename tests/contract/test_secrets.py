@@ -137,6 +137,8 @@ def test_redact_text(text: str, redacted: str) -> None:
         '--mysql-password="$MYBENCH_PW"',  # names where the secret is
         "'--mysql-password=<password from /home/u/.my.cnf>'",
         "http://[::1]:3306/status",
+        "SET GLOBAL wsrep_sst_auth = NULL",  # unset: no value to hide
+        "SET GLOBAL report_password = DEFAULT",
         'password_env = "MYBENCH_PW"',
     ],
 )

@@ -4,6 +4,7 @@ refusals before anything runs."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -94,6 +95,54 @@ def test_dynamic_variant_is_set_and_restored(
             pass
         assert global_value(box, "sync_binlog") == before["sync_binlog"]
     root_sql(box, "SET GLOBAL innodb_max_dirty_pages_pct = 90")
+
+
+def test_a_credential_set_and_restored_is_recorded_redacted(
+    box: Sandbox, tmp_path: Path, env_password: None
+) -> None:
+    """wsrep_sst_auth is dynamic: its SET GLOBAL, the restore of the server's own value (read
+    back with SELECT @@GLOBAL), the log and a refusal all go through the secret rule; a value
+    the server shows masked cannot be restored, so the variant is refused before it starts."""
+    planted = "sst:Planted-by-variant"
+    root_sql(box, "SET GLOBAL wsrep_sst_auth = 'sst:Planted-by-server'")
+    try:
+        with existing_server(box, tmp_path) as server:
+            with (
+                pytest.raises(UserError) as masked,
+                server.apply_variant("sst", {"wsrep_sst_auth": planted}),
+            ):
+                pass
+            assert str(masked.value) == (
+                f"variant sst: wsrep_sst_auth shows as ******** on {server.identity()}, so its"
+                " value could not be put back after the run; set it by hand or with"
+                " restart_command"
+            )
+            assert global_value(box, "wsrep_sst_auth") == "********"
+            root_sql(box, "SET GLOBAL wsrep_sst_auth = ''")
+            with server.apply_variant("sst", {"wsrep_sst_auth": planted}):
+                document = server.describe()
+                commands = server.reproduce_commands()
+            assert document["my_cnf_options"] == {"wsrep_sst_auth": "<redacted>"}
+            assert "wsrep_sst_auth = <redacted>\n" in document["my_cnf"]
+            texts = [entry["command"] for entry in commands]
+            assert [text.split(" -e ")[1] for text in texts] == [
+                "\"SET GLOBAL wsrep_sst_auth = '<redacted>'\"",
+                '"SET GLOBAL wsrep_sst_auth = NULL"',  # restored: the server's own, unset
+            ]
+            assert global_value(box, "wsrep_sst_auth") == "None"  # NULL: unset
+            with (
+                pytest.raises(UserError) as refused,
+                server.apply_variant(
+                    "bad", {"wsrep_sst_auth": planted, "innodb_change_buffering": "x"}
+                ),
+            ):
+                pass
+            log = (tmp_path / "work" / "variants.log").read_text()
+            assert "SET GLOBAL wsrep_sst_auth = '<redacted>'" in log
+            for text in (json.dumps(document), *texts, log, str(refused.value)):
+                assert "Planted" not in text
+    finally:
+        root_sql(box, "SET GLOBAL wsrep_sst_auth = ''")
 
 
 def test_restart_command_applies_a_non_dynamic_option(tmp_path: Path, env_password: None) -> None:
