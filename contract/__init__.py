@@ -35,6 +35,7 @@ from contract._run_document import (
     Workload,
     WorkloadTpcc,
 )
+from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
 from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import Problem, load_run, validate_dir, validate_document
 from contract._write import RunExistsError, write_run
@@ -53,6 +54,7 @@ def utc_timestamp() -> str:
 
 __all__ = [
     "INNODB_METRICS_PREFIX",
+    "REDACTED",
     "SCHEMA_VERSION",
     "Background",
     "Build",
@@ -85,8 +87,11 @@ __all__ = [
     "WorkloadTpcc",
     "host_fingerprint",
     "ibench_steps",
+    "is_secret_name",
     "load_run",
     "ram_gib",
+    "redact_options",
+    "redact_text",
     "sysbench_steps",
     "utc_timestamp",
     "validate_dir",

@@ -15,6 +15,7 @@ import jsonschema
 from contract._fast_keywords import FastValidator
 from contract._invisible_text import invisible_characters, may_hold_invisible
 from contract._run_document import RunDocument
+from contract._secrets import credential_leaks
 from contract._strict_json import parse_strict
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "data" / "schema" / "run-v1.schema.json"
@@ -57,7 +58,8 @@ def _message(error: jsonschema.ValidationError) -> str:
 def validate_document(
     doc: object, file: str = "<document>", json_text: str | None = None
 ) -> list[Problem]:
-    """Schema problems plus the rules a schema cannot say (cross-field, invisible characters).
+    """Schema problems plus the rules a schema cannot say (cross-field, invisible characters,
+    credentials in clear: contract/_secrets.py).
 
     json_text, the document's file text when known, spares the walk for invisible characters
     when it holds none.
@@ -70,6 +72,7 @@ def validate_document(
         return problems
     if json_text is None or may_hold_invisible(json_text):
         problems += [Problem(file, path, why) for path, why in invisible_characters(doc)]
+    problems += [Problem(file, path, why) for path, why in credential_leaks(doc)]
     if file.endswith(".json") and Path(file).stem != doc["id"]:
         problems.append(Problem(file, "$.id", f"id {doc['id']!r} differs from the file name"))
     # A sysbench step is keyed by its thread level, an Insert Benchmark step by its name.

@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from contract import RunDocument
+from contract import RunDocument, redact_text
 from generator.hugo import site_contract as site
 from generator.hugo.errors import BuildError
 
@@ -15,7 +15,8 @@ from generator.hugo.errors import BuildError
 def stored_diffs(run: RunDocument, run_file: Path) -> dict[str, bytes]:
     """The build-dir file of the run's stored diff (none for a clean tree), read from the
     results directory holding run_file (<data>/runs/<id>.json); a missing or altered diff
-    stops the build, since the page would link to what did not run."""
+    stops the build, since the page would link to what did not run, and so does one holding a
+    credential in clear (the harness stores them redacted)."""
     diff = run["harness"].get("snapshot", {}).get("diff")
     if diff is None:
         return {}
@@ -28,4 +29,7 @@ def stored_diffs(run: RunDocument, run_file: Path) -> dict[str, bytes]:
         ) from None
     if hashlib.sha256(content).hexdigest() != diff["sha256"]:
         raise BuildError(f"{path}: its SHA-256 is not the {diff['sha256']} {run_file} records")
+    text = content.decode(errors="replace")
+    if redact_text(text) != text:
+        raise BuildError(f"{path}: holds an unredacted credential (a password or secret in clear)")
     return {site.static_file(diff["path"]): content}

@@ -27,7 +27,8 @@ build_dir/
                                             js/plot.js)
   data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
   data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
-  data/runfacts/<run>.json                  memory fit, passes, trust, disclosure: hugo.Data.runfacts
+  data/runfacts/<run>.json                  memory fit, passes, trust, disclosure, plain settings an
+                                            earlier harness redacted: hugo.Data.runfacts
   data/replay/<run>.json                    the Reproduce list (variables, commands): hugo.Data.replay
                                             (run/repro.html)
   data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)

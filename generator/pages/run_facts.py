@@ -1,13 +1,13 @@
 """The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
 buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
-the disclosure box, the server's build origin, the code that measured it, and the headline
-figure lists show for it."""
+the disclosure box, the server's build origin, the code that measured it, the headline
+figure lists show for it, and the plain settings an earlier harness recorded as redacted."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument
+from contract import REDACTED, RunDocument, is_secret_name
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
@@ -31,4 +31,16 @@ def run_facts(
         "build": build_of(run),
         "provenance": provenance_facts(run),
         "headline": run_headline(run),
+        "redacted_plain": redacted_plain_settings(run),
     }
+
+
+def redacted_plain_settings(run: RunDocument) -> list[str]:
+    """Variables recorded as <redacted> that hold no credential (secure_auth,
+    disconnect_on_expired_password): an earlier harness's rule was broader than the secret rule
+    (contract/_secrets.py), and the page says so instead of calling them secrets."""
+    return sorted(
+        name
+        for name, value in run["server"]["variables"].items()
+        if value == REDACTED and not is_secret_name(name)
+    )

@@ -140,6 +140,7 @@ def commands_in_variables(
 
 
 def mark(document: dict, reason: str) -> None:
-    """A run that did not complete: partial when it has steps, else failed, and why."""
+    """A run that did not complete: partial when it has steps, else failed, and why (a
+    server's or tool's message may quote a credential: the secret rule applies)."""
     document["status"] = "partial" if document["steps"] else "failed"
-    document["status_reason"] = reason
+    document["status_reason"] = contract.redact_text(reason)

@@ -11,6 +11,10 @@ every run of the campaign names the same code however the checkout moves while i
 - the tools and the project's own workload code: sysbench's version, Python and PyMySQL, and the
   SHA-256 of every Lua script and Insert Benchmark module.
 
+The campaign file and the diff are recorded with the secret rule applied (contract/_secrets.py:
+a password in a restart_command, a variant's report_password), and their hashes are those of
+the recorded text, so neither the text nor a hash of it gives a credential away.
+
 The harness's inputs are the paths in INPUTS: what decides what a campaign runs and how it is
 recorded. Changes elsewhere (articles, site, generator, tests) and the results themselves cannot
 change a measurement: they are neither counted nor stored.
@@ -79,6 +83,7 @@ class TreeState:
         diff = _git("diff", "HEAD", "--binary", "--", *INPUTS) or ""
         for path in new_files:
             diff += _git("diff", "--no-index", "--binary", "--", os.devnull, path) or ""
+        diff = contract.redact_text(diff)
         changed = sorted({*filter(None, tracked.split("\0")), *new_files})
         return cls(head.strip(), changed, diff)
 
@@ -95,7 +100,7 @@ def take_snapshot(campaign_file: Path, sysbench_version: str) -> tuple[dict, str
     """The harness section every run of a campaign carries, and the diff text it names
     ("" for a clean tree); store_diff writes that diff beside the results."""
     tree = TreeState.read()
-    text = campaign_file.read_text(encoding="utf-8")
+    text = contract.redact_text(campaign_file.read_text(encoding="utf-8"))
     snapshot: dict[str, object] = {
         "taken_at": contract.utc_timestamp(),
         "changed_files": tree.changed,

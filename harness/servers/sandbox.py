@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pymysql
 
+import contract
 from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.servers import mycnf, pinning
@@ -29,7 +30,7 @@ from harness.servers.products.basedir import find_binaries, init_argv
 from harness.servers.products.identity import Product, probe
 from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
-from harness.servers.serverinfo import client_command, redact_secrets, server_product
+from harness.servers.serverinfo import client_command, server_product
 from harness.workloads.sysbench.commands import Target
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
@@ -277,11 +278,14 @@ class Sandbox(ServerBase):
         return client_command(client, [f"--socket={self.socket_path}", "-u", "root"], sql)
 
     def describe(self) -> dict[str, object]:
-        """The run document's "server": what runs, with which my.cnf, and its variables."""
+        """The run document's "server": what runs, with which my.cnf, and its variables, with
+        every credential redacted (the my.cnf file the server reads keeps them)."""
         with self.connect() as conn, conn.cursor() as cursor:
             cursor.execute("SHOW GLOBAL VARIABLES")
             rows = cursor.fetchall()
-        variables = redact_secrets({name: "" if v is None else str(v) for name, v in rows})
+        variables = contract.redact_options(
+            {name: "" if v is None else str(v) for name, v in rows}
+        )
         version_string = variables.get("version", "")
         comment = variables.get("version_comment", "")
         return {
@@ -294,8 +298,8 @@ class Sandbox(ServerBase):
             "sandbox": True,
             "kind": "sandbox",
             "variant_applied": "my.cnf",
-            "my_cnf": self.my_cnf_text,
-            "my_cnf_options": mycnf.server_options(self.tuned_mycnf),
+            "my_cnf": contract.redact_text(self.my_cnf_text),
+            "my_cnf_options": contract.redact_options(mycnf.server_options(self.tuned_mycnf)),
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
             "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),

@@ -1,21 +1,10 @@
-"""What a run document says about a server, whoever started it: product and redaction."""
+"""What a run document says about a server, whoever started it: its product and the client
+command lines it records (credentials: contract's secret rule, contract/_secrets.py)."""
 
 from __future__ import annotations
 
 import re
 import shlex
-
-# Variables that can hold a credential (report_password, wsrep_sst_auth, ...): recorded as
-# "<redacted>" when set, so a run document can be published as it is.
-SECRET_VARIABLE = re.compile(r"(password|_auth)$")
-REDACTED = "<redacted>"
-
-
-def redact_secrets(variables: dict[str, str]) -> dict[str, str]:
-    return {
-        name: REDACTED if value and SECRET_VARIABLE.search(name) else value
-        for name, value in variables.items()
-    }
 
 
 def server_product(version_string: str, version_comment: str) -> str:

@@ -4,9 +4,12 @@ of harness/servers/existing/ share."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
+
+import psutil
 
 from harness.campaign.load import Workload
 from harness.servers.existing.server import ExistingServer
@@ -84,3 +87,36 @@ def run_campaign(box: Sandbox, tmp_path: Path, option: str) -> subprocess.Comple
     argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
             "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+
+
+RESTART_SCRIPT = """#!/bin/sh
+# Restart the sandboxed server with the variant fragment appended to its my.cnf (mariadbd
+# ignores --defaults-extra-file next to --defaults-file, so the two are concatenated).
+set -e
+mariadb-admin --socket={socket} -uroot shutdown
+if [ -n "$IGNORE_FRAGMENT" ]; then
+    cp {workdir}/my.cnf {workdir}/restarted.cnf
+else
+    cat {workdir}/my.cnf "$MYBENCH_VARIANT_CNF" > {workdir}/restarted.cnf
+fi
+setsid nohup /usr/sbin/mariadbd --defaults-file={workdir}/restarted.cnf \\
+    </dev/null >/dev/null 2>&1 &
+echo "restarting with $MYBENCH_VARIANT_CNF"
+"""
+
+
+def stop_restarted(box: Sandbox, original_pid: int) -> None:
+    """The mariadbd the restart script started is no child of ours: stop it by its pid file."""
+    try:
+        pid = int((box.workdir / "mysqld.pid").read_text().split()[0])
+        process = psutil.Process(pid)
+    except (OSError, ValueError, IndexError, psutil.Error):
+        return
+    if pid == original_pid or process.name() != "mariadbd":
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(timeout=60)
+    except psutil.TimeoutExpired:
+        process.kill()
+        process.wait(timeout=10)

@@ -1,5 +1,6 @@
 """Build origin and provenance as the built pages state them, from the fixture runs (which
-predate both records: their origins are derived, their commits were read at write time)."""
+predate both records: their origins are derived, their commits were read at write time), and
+what the pages say of the plain settings their harness recorded as redacted."""
 
 from __future__ import annotations
 
@@ -54,3 +55,12 @@ def test_an_older_run_says_its_commit_may_not_be_the_code_that_ran(public):
         "build MariaDB's generic binaries (/work/main/.servers/mariadb-11.4.5) built with"
         " WolfSSL 5.7.6 (derived from the recorded basedir, binary and version comment)" in text
     )
+
+
+def test_plain_settings_an_earlier_harness_redacted_say_so(public):
+    (page,) = (public / "runs").glob(f"{CALLAGHAN}.mariadb-11-4.base.point-query-r100/index.html")
+    text = _text(page)
+    note = "(a plain setting, not a secret: redacted by an earlier harness)"
+    for name in ("secure_auth", "disconnect_on_expired_password"):
+        assert f"{name} <redacted> {note}" in text
+    assert text.count(note) == 2  # report_password, wsrep_sst_auth: empty, nothing to say

@@ -24,6 +24,7 @@ from typing import Self
 import psutil
 import pymysql
 
+import contract
 from harness.campaign.load import OptionValue, Server
 from harness.errors import UserError
 from harness.servers import pinning
@@ -34,7 +35,7 @@ from harness.servers.existing.variants import VariantApplier
 from harness.servers.mycnf import option_key
 from harness.servers.products.identity import DISPLAY_NAMES, Product
 from harness.servers.protocol import ServerBase
-from harness.servers.serverinfo import REDACTED, client_command, redact_secrets, server_product
+from harness.servers.serverinfo import client_command, server_product
 from harness.workloads.sysbench.commands import Target
 
 CONNECT_TIMEOUT_S = 10
@@ -103,9 +104,12 @@ class ExistingServer(ServerBase):
         return "no password"
 
     def scrub(self, text: str) -> str:
-        """Belt and braces: no message of ours carries the password, whatever quoted it."""
+        """text as it may be recorded, logged or shown: the secret rule applied (a credential
+        option's value, a password on a command line) and, belt and braces, this server's own
+        password removed whatever quoted it."""
+        text = contract.redact_text(text)
         if self._password and len(self._password) >= MIN_SCRUBBED:
-            text = text.replace(self._password, REDACTED)
+            text = text.replace(self._password, contract.REDACTED)
         return text
 
     def error(self, message: str) -> UserError:
@@ -318,10 +322,10 @@ class ExistingServer(ServerBase):
         """The run document's "server" object: what the server is, how the current variant
         reached it (my_cnf holds the fragment with a comment saying how), its variables."""
         with self.checked_connect() as conn, conn.cursor() as cursor:
-            variables = redact_secrets(self.read_variables(cursor))
+            variables = contract.redact_options(self.read_variables(cursor))
         if self._password and len(self._password) >= MIN_SCRUBBED:
             variables = {
-                name: REDACTED if self._password in value else value
+                name: contract.REDACTED if self._password in value else value
                 for name, value in variables.items()
             }
         applied = self.variants.applied
@@ -349,12 +353,14 @@ class ExistingServer(ServerBase):
                 pass
         if applied is not None and applied.how is not None:
             document["variant_applied"] = applied.how
-        document["my_cnf"] = my_cnf
-        document["my_cnf_options"] = {
-            option_key(name): "ON" if value is True else str(value)
-            for name, value in (applied.options if applied else {}).items()
-            if value is not False
-        }
+        document["my_cnf"] = self.scrub(my_cnf)
+        document["my_cnf_options"] = contract.redact_options(
+            {
+                option_key(name): "ON" if value is True else str(value)
+                for name, value in (applied.options if applied else {}).items()
+                if value is not False
+            }
+        )
         if self._pid is not None:
             try:
                 document["cpu_affinity"] = pinning.applied_cpus(self._pid)
@@ -366,7 +372,7 @@ class ExistingServer(ServerBase):
 
     def reproduce_commands(self) -> list[dict[str, str]]:
         """How the current variant's options reached the server, as purpose/command pairs
-        (no secret: the client prompts for the password)."""
+        (no secret: the client prompts for the password, and the commands were scrubbed)."""
         applied = self.variants.applied
         return [dict(command) for command in applied.commands] if applied else []
 

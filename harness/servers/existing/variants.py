@@ -26,6 +26,7 @@ from harness.servers.mycnf import option_key
 VARIANT_CNF_ENV = "MYBENCH_VARIANT_CNF"
 ER_READ_ONLY_VARIABLE = 1238  # "Variable 'x' is a read only variable"
 ER_SPECIFIC_ACCESS_DENIED = 1227
+MASKED = "********"  # what MariaDB shows of a set credential (wsrep_sst_auth): not restorable
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,14 @@ class VariantApplier:
         with self.host.checked_connect() as conn, conn.cursor() as cursor:
             for option in plan:
                 cursor.execute(f"SELECT @@GLOBAL.{option.key}")
-                originals.append((option.key, escape_item(cursor.fetchone()[0], "utf8mb4")))
+                value = cursor.fetchone()[0]
+                if value == MASKED:
+                    raise self.host.error(
+                        f"variant {label}: {option.key} shows as {MASKED} on"
+                        f" {self.host.identity()}, so its value could not be put back after"
+                        " the run; set it by hand or with restart_command"
+                    )
+                originals.append((option.key, escape_item(value, "utf8mb4")))
             done: list[tuple[str, str]] = []
             for option, original in zip(plan, originals, strict=True):
                 statement = f"SET GLOBAL {option.key} = {sql_value(option.value)}"
@@ -300,7 +308,8 @@ class VariantApplier:
                     f" {option.key} = {actual!r}, wanted {option.value!r}"
                 )
         self.host.locate()
-        command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(self.restart_command or '')}"
+        restart = self.host.scrub(self.restart_command or "")
+        command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(restart)}"
         purpose = "restart the server with the variant's options (my.cnf is this run's fragment)"
         commands = [{"purpose": purpose, "command": command}]
         return AppliedVariant(label, "restart_command", text, options, commands)
@@ -309,7 +318,8 @@ class VariantApplier:
         log_path = self.host.workdir / "restart.log"
         with log_path.open("a") as log:
             log.write(
-                f"### {contract.utc_timestamp()} variant {label}\n$ {self.restart_command}\n"
+                f"### {contract.utc_timestamp()} variant {label}\n"
+                f"$ {self.host.scrub(self.restart_command or '')}\n"
             )
             log.flush()
             offset = log.tell()

@@ -1,4 +1,4 @@
-"""Parts of the runner that need no server: secrets, product detection, publishing runs."""
+"""Parts of the runner that need no server: product detection, publishing runs."""
 
 import copy
 import json
@@ -9,31 +9,10 @@ import pytest
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
 from harness.run.campaign_run import CampaignRun
-from harness.servers.serverinfo import REDACTED, redact_secrets, server_product
+from harness.servers.serverinfo import server_product
 from tests.helpers.paths import REPO
 
 CAMPAIGNS = REPO / "campaigns"
-
-
-def test_credentials_in_variables_are_redacted_when_set():
-    variables = {
-        "report_password": "s3cret",
-        "wsrep_sst_auth": "sst:pw",
-        "old_passwords": "OFF",  # a policy switch, not a credential
-        "strict_password_validation": "ON",
-        "report_user": "",
-        "innodb_buffer_pool_size": "536870912",
-    }
-    redacted = redact_secrets(variables)
-    assert redacted["report_password"] == REDACTED
-    assert redacted["wsrep_sst_auth"] == REDACTED
-    assert redacted["old_passwords"] == "OFF"
-    assert redacted["strict_password_validation"] == "ON"
-    assert redacted["innodb_buffer_pool_size"] == "536870912"
-
-
-def test_empty_credential_stays_empty():
-    assert redact_secrets({"report_password": ""}) == {"report_password": ""}
 
 
 def test_product_from_version_and_comment():

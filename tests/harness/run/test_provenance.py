@@ -77,6 +77,30 @@ def test_the_stored_diff_restores_the_changed_inputs(copy, tmp_path):
     assert (copy / "campaigns/new.toml").read_text() == new
 
 
+def test_credentials_in_the_campaign_file_and_diff_are_recorded_redacted(copy, tmp_path):
+    campaign = copy / "campaigns" / "tiny.toml"
+    secrets = (
+        '\n[variants.reporting]\noptions = { report_password = "Planted-in-variant" }\n'
+        '# restart_command = "sshpass -p Planted-on-command-line ssh db restart"\n'
+    )
+    with campaign.open("a") as handle:
+        handle.write(secrets)
+    harness, diff = provenance.take_snapshot(campaign, "1.0.20")
+    recorded = harness["snapshot"]["campaign_file"]
+    assert "Planted" not in recorded["text"] and "Planted" not in diff
+    assert 'report_password = "<redacted>"' in recorded["text"]
+    assert "sshpass -p <redacted> ssh" in recorded["text"]
+    # the hash is the recorded text's: a hash of the file would let a password be guessed
+    assert recorded["sha256"] == hashlib.sha256(recorded["text"].encode()).hexdigest()
+    data = tmp_path / "results"
+    provenance.store_diff(harness, diff, data)
+    stored = data / harness["snapshot"]["diff"]["path"]
+    assert b"Planted" not in stored.read_bytes()
+    git(copy, "checkout", "--", ".")
+    git(copy, "apply", str(stored))  # still a diff that applies, the credentials left out
+    assert campaign.read_text() == recorded["text"]
+
+
 def test_dirty_tree_refused_only_for_the_projects_data(copy, tmp_path):
     _dirty(copy)
     harness, _ = provenance.take_snapshot(copy / "campaigns" / "tiny.toml", "1.0.20")

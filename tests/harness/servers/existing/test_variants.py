@@ -4,8 +4,8 @@ refusals before anything runs."""
 
 from __future__ import annotations
 
+import json
 import re
-import signal
 from pathlib import Path
 
 import jsonschema
@@ -16,6 +16,7 @@ from harness.errors import UserError
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.existing_servers import (
     PASSWORD,
+    RESTART_SCRIPT,
     USER,
     assert_no_secret,
     existing_server,
@@ -23,6 +24,7 @@ from tests.helpers.existing_servers import (
     root_sql,
     run_campaign,
     server_schema,
+    stop_restarted,
     with_bench_user,
 )
 
@@ -95,37 +97,52 @@ def test_dynamic_variant_is_set_and_restored(
     root_sql(box, "SET GLOBAL innodb_max_dirty_pages_pct = 90")
 
 
-RESTART_SCRIPT = """#!/bin/sh
-# Restart the sandboxed server with the variant fragment appended to its my.cnf (mariadbd
-# ignores --defaults-extra-file next to --defaults-file, so the two are concatenated).
-set -e
-mariadb-admin --socket={socket} -uroot shutdown
-if [ -n "$IGNORE_FRAGMENT" ]; then
-    cp {workdir}/my.cnf {workdir}/restarted.cnf
-else
-    cat {workdir}/my.cnf "$MYBENCH_VARIANT_CNF" > {workdir}/restarted.cnf
-fi
-setsid nohup /usr/sbin/mariadbd --defaults-file={workdir}/restarted.cnf \\
-    </dev/null >/dev/null 2>&1 &
-echo "restarting with $MYBENCH_VARIANT_CNF"
-"""
-
-
-def _stop_restarted(box: Sandbox, original_pid: int) -> None:
-    """The mariadbd the restart script started is no child of ours: stop it by its pid file."""
+def test_a_credential_set_and_restored_is_recorded_redacted(
+    box: Sandbox, tmp_path: Path, env_password: None
+) -> None:
+    """wsrep_sst_auth is dynamic: its SET GLOBAL, the restore of the server's own value (read
+    back with SELECT @@GLOBAL), the log and a refusal all go through the secret rule; a value
+    the server shows masked cannot be restored, so the variant is refused before it starts."""
+    planted = "sst:Planted-by-variant"
+    root_sql(box, "SET GLOBAL wsrep_sst_auth = 'sst:Planted-by-server'")
     try:
-        pid = int((box.workdir / "mysqld.pid").read_text().split()[0])
-        process = psutil.Process(pid)
-    except (OSError, ValueError, IndexError, psutil.Error):
-        return
-    if pid == original_pid or process.name() != "mariadbd":
-        return
-    process.send_signal(signal.SIGTERM)
-    try:
-        process.wait(timeout=60)
-    except psutil.TimeoutExpired:
-        process.kill()
-        process.wait(timeout=10)
+        with existing_server(box, tmp_path) as server:
+            with (
+                pytest.raises(UserError) as masked,
+                server.apply_variant("sst", {"wsrep_sst_auth": planted}),
+            ):
+                pass
+            assert str(masked.value) == (
+                f"variant sst: wsrep_sst_auth shows as ******** on {server.identity()}, so its"
+                " value could not be put back after the run; set it by hand or with"
+                " restart_command"
+            )
+            assert global_value(box, "wsrep_sst_auth") == "********"
+            root_sql(box, "SET GLOBAL wsrep_sst_auth = ''")
+            with server.apply_variant("sst", {"wsrep_sst_auth": planted}):
+                document = server.describe()
+                commands = server.reproduce_commands()
+            assert document["my_cnf_options"] == {"wsrep_sst_auth": "<redacted>"}
+            assert "wsrep_sst_auth = <redacted>\n" in document["my_cnf"]
+            texts = [entry["command"] for entry in commands]
+            assert [text.split(" -e ")[1] for text in texts] == [
+                "\"SET GLOBAL wsrep_sst_auth = '<redacted>'\"",
+                '"SET GLOBAL wsrep_sst_auth = NULL"',  # restored: the server's own, unset
+            ]
+            assert global_value(box, "wsrep_sst_auth") == "None"  # NULL: unset
+            with (
+                pytest.raises(UserError) as refused,
+                server.apply_variant(
+                    "bad", {"wsrep_sst_auth": planted, "innodb_change_buffering": "x"}
+                ),
+            ):
+                pass
+            log = (tmp_path / "work" / "variants.log").read_text()
+            assert "SET GLOBAL wsrep_sst_auth = '<redacted>'" in log
+            for text in (json.dumps(document), *texts, log, str(refused.value)):
+                assert "Planted" not in text
+    finally:
+        root_sql(box, "SET GLOBAL wsrep_sst_auth = ''")
 
 
 def test_restart_command_applies_a_non_dynamic_option(tmp_path: Path, env_password: None) -> None:
@@ -192,7 +209,7 @@ def test_restart_command_applies_a_non_dynamic_option(tmp_path: Path, env_passwo
                 log = (tmp_path / "work" / "restart.log").read_text()
                 assert "restarting with" in log and PASSWORD not in log
         finally:
-            _stop_restarted(box, original_pid)
+            stop_restarted(box, original_pid)
     strays = [
         process.pid
         for process in psutil.process_iter(["cmdline"])
