@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 import tomli_w
 
+import contract
 from harness.errors import UserError
 from harness.servers.mycnf import without_placement
 from harness.workloads.ibench.params import IbenchParams
@@ -155,6 +156,22 @@ def _server_pin(document: dict) -> list[int] | None:
     return cpus if cpus and set(cpus) < set(everything) else None
 
 
+def _without_redacted(mycnf: str, notes: list[str]) -> str:
+    """The my.cnf without the credentials the harness recorded redacted: the reproduction would
+    otherwise set them to the literal placeholder. None changes what is measured."""
+    kept = []
+    for line in mycnf.splitlines():
+        if contract.REDACTED in line:
+            name = line.split("=", 1)[0].strip()
+            notes.append(
+                f"server.my_cnf: {name} was recorded redacted and is left out; add it to the"
+                " campaign file by hand if this server needs it"
+            )
+        else:
+            kept.append(line)
+    return "\n".join(kept) + "\n"
+
+
 def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1) -> Rebuilt:
     """The campaign file that runs the document's run again here, on the server at basedir."""
     refuse_unreproducible(document)
@@ -169,6 +186,7 @@ def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1
     workload = required(document, "workload")
     assert isinstance(workload, dict)
     notes: list[str] = []
+    measured = _without_redacted(measured, notes)
     variant = str(required(document, "variant"))
     server_label, _, variant_label = variant.rpartition(".")  # <server>.<variant> with several
     server = document["server"]

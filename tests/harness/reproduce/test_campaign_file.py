@@ -58,3 +58,17 @@ def test_a_suite_test_is_rebuilt_as_that_test_of_its_preset(tmp_path):
     (workload,) = campaign.workloads
     assert workload.suite is not None and workload.suite.suite == "callaghan"
     assert workload.sweep.warmup_seconds == 5
+
+
+def test_redacted_credentials_are_left_out_with_a_note(tmp_path):
+    run = json.loads((RUNS / COMPLETE[0]).read_text())
+    measured = without_placement(run["server"]["my_cnf"])
+    run["server"]["my_cnf"] = run["server"]["my_cnf"].replace(
+        "[mysqld]\n", "[mysqld]\nreport_password = <redacted>\n", 1
+    )
+    rebuilt = rebuild_campaign(run, "run.json", "/usr")
+    path = tmp_path / "campaign.toml"
+    path.write_text(rebuilt.text)
+    assert "<redacted>" not in rebuilt.text
+    assert load_campaign(path).base_mycnf == measured
+    assert any(note.startswith("server.my_cnf: report_password") for note in rebuilt.notes)
