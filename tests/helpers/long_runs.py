@@ -17,6 +17,10 @@ MANY_STEPS = 2000  # thread levels 1 .. 2000
 LONG_SERIES = 100_000  # seconds in one step, per-second samples
 # One stall in the long step: the downsampled chart must still show it.
 STALL_SECOND = 61_234
+CAMPAIGN = "long-runs-20261123-133014"
+# The longest option value the schema allows, set differently in the two runs so that it is a
+# varied option (the kind /browse/ lists).
+LONG_VALUE = "a" * 65_535
 
 
 def _wave(count: int, base: float) -> list[float]:
@@ -54,7 +58,8 @@ def many_steps_run() -> dict:
     """MANY_STEPS thread levels of the source's first step, each with its 30 s series."""
     doc = _source()
     doc["id"] = f"{SOURCE}.many-steps"
-    doc["campaign"] = {**doc["campaign"], "id": "long-many-steps-20261123-133014"}
+    doc["campaign"] = {**doc["campaign"], "id": CAMPAIGN, "variant_order": ["binlog-off", "long"]}
+    doc["server"]["my_cnf_options"]["optimizer_switch"] = LONG_VALUE + "1"
     first = doc["steps"][0]
     doc["steps"] = [
         _stretched_step(first, level, 30, offset=31 * level) for level in range(1, MANY_STEPS + 1)
@@ -66,7 +71,9 @@ def long_series_run() -> dict:
     """Two thread levels; the second ran LONG_SERIES seconds, sampled every second."""
     doc = _source()
     doc["id"] = f"{SOURCE}.long-series"
-    doc["campaign"] = {**doc["campaign"], "id": "long-series-20261123-133014"}
+    doc["campaign"] = {**doc["campaign"], "id": CAMPAIGN, "variant_order": ["binlog-off", "long"]}
+    doc["variant"] = "long"
+    doc["server"]["my_cnf_options"]["optimizer_switch"] = LONG_VALUE + "2"
     first, second = doc["steps"][:2]
     doc["steps"] = [
         _stretched_step(first, first["threads"], 30),
@@ -76,7 +83,7 @@ def long_series_run() -> dict:
 
 
 def long_data(root: Path) -> Path:
-    """A data dir holding many_steps_run and long_series_run."""
+    """A data dir holding many_steps_run and long_series_run, two variants of one campaign."""
     runs_dir = root / "data" / "runs"
     runs_dir.mkdir(parents=True)
     for doc in (many_steps_run(), long_series_run()):
