@@ -4,10 +4,9 @@ the usual CHART_TIMEOUT), drawing the thinned figures, and the thinned ones say 
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import sync_playwright
 
 from generator.figures.downsample import MAX_POINTS_PER_FIGURE
-from tests.helpers.headless import CHART_TIMEOUT_MS, launch, served
+from tests.helpers.headless import CHART_TIMEOUT_MS, served
 from tests.helpers.long_runs import long_data, long_series_run, many_steps_run
 from tests.helpers.site_build import build_with_article
 
@@ -19,14 +18,6 @@ def long_url(tmp_path_factory):
     root = tmp_path_factory.mktemp("long-browser")
     with served(build_with_article(root, "A probe.", [long_data(root)])) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = launch(playwright)
-        yield browser
-        browser.close()
 
 
 @pytest.mark.parametrize("run", [long_series_run(), many_steps_run()], ids=["long", "many"])
