@@ -11,7 +11,9 @@ steps) are kept while there are few enough of them to matter at that width.
 
 Only the drawings are thinned (the Plotly figure and its static SVG): the figure's CSV and JSON
 downloads and the run's run.json keep every point, and a thinned figure says so in its x axis
-title. Annotations (a monitor chart's step labels) are thinned to MAX_ANNOTATIONS the same way.
+title. Annotations (a monitor chart's step labels) are thinned to MAX_ANNOTATIONS and an axis's
+explicit ticks (a sweep's thread levels) to MAX_TICKS, evenly: Plotly lays out thousands of
+tick labels for minutes.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ MAX_POINTS_PER_TRACE = 2_000
 MAX_POINTS_PER_FIGURE = 40_000
 MIN_POINTS_PER_TRACE = 8  # four buckets: a line of thousands still shows its range
 MAX_ANNOTATIONS = 60
+MAX_TICKS = 30
 # Per-point lists a trace may carry beside x and y, thinned with them (marker: nested).
 _POINT_KEYS = ("customdata", "hovertext", "text")
 _NESTED_POINT_KEYS = {"marker": ("symbol", "size", "color"), "error_y": ("array", "arrayminus")}
@@ -112,6 +115,19 @@ def _note(layout: dict[str, Any], budget: int) -> None:
     axis["title"] = {**(title if isinstance(title, dict) else {}), "text": f"{text} ({note})"}
 
 
+def _every_nth(values: list[Any], most: int) -> list[Any]:
+    """At most `most` of values, evenly spaced from the first."""
+    return values[:: -(-len(values) // most)]
+
+
+def _crowded_axes(layout: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        axis
+        for name, axis in layout.items()
+        if name[1:].startswith("axis") and len(axis.get("tickvals") or []) > MAX_TICKS
+    ]
+
+
 def thin_figure(figure: dict[str, Any]) -> dict[str, Any] | None:
     """A copy of a figure (Plotly JSON as a dict) with its long lines and many annotations
     thinned, its x axis title saying so; None when the figure is light enough as it is."""
@@ -119,13 +135,17 @@ def thin_figure(figure: dict[str, Any]) -> dict[str, Any] | None:
     budget = _trace_budget(traces)
     annotations = figure.get("layout", {}).get("annotations", [])
     long_lines = any(isinstance(t.get("y"), list) and len(t["y"]) > budget for t in traces)
-    if not long_lines and len(annotations) <= MAX_ANNOTATIONS:
+    crowded = _crowded_axes(figure.get("layout", {}))
+    if not long_lines and len(annotations) <= MAX_ANNOTATIONS and not crowded:
         return None
     thinned = copy.deepcopy(figure)
     layout = thinned.setdefault("layout", {})
     if len(annotations) > MAX_ANNOTATIONS:
-        step = -(-len(annotations) // MAX_ANNOTATIONS)  # ceiling: at most MAX_ANNOTATIONS kept
-        layout["annotations"] = annotations[::step]
+        layout["annotations"] = _every_nth(annotations, MAX_ANNOTATIONS)
+    for axis in _crowded_axes(layout):
+        axis["tickvals"] = _every_nth(axis["tickvals"], MAX_TICKS)
+        if isinstance(axis.get("ticktext"), list):
+            axis["ticktext"] = _every_nth(axis["ticktext"], MAX_TICKS)
     changed = [
         _thin_trace(trace, budget) for trace in thinned["data"]
     ]  # every trace, no short cut

@@ -10,6 +10,7 @@ from generator.figures.downsample import (
     MAX_ANNOTATIONS,
     MAX_POINTS_PER_FIGURE,
     MAX_POINTS_PER_TRACE,
+    MAX_TICKS,
     thin_figure,
     thinned_figures,
 )
@@ -75,9 +76,12 @@ def test_thousands_of_steps_share_the_figure_budget():
     assert monitor is not None
     assert len(monitor["layout"]["annotations"]) <= MAX_ANNOTATIONS
     assert sum(_points(monitor)) <= MAX_POINTS_PER_FIGURE
-    # A sweep of 2,000 levels fits one line's budget; its per-point lists stay aligned.
+    # A sweep of 2,000 levels fits one line's budget, but not 2,000 tick labels.
     tps = thin_figure(figures["tps"])
-    assert tps is None or len(tps["data"][0]["customdata"]) == len(tps["data"][0]["x"])
+    assert tps is not None and len(tps["data"][0]["x"]) == MANY_STEPS
+    ticks = tps["layout"]["xaxis"]
+    assert len(ticks["tickvals"]) == len(ticks["ticktext"]) <= MAX_TICKS
+    assert ticks["tickvals"][0] == 1
 
 
 def test_downloads_keep_every_point_and_the_drawing_is_thinned():
