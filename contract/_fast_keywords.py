@@ -16,7 +16,7 @@ from typing import Any
 import jsonschema
 
 _BASE = jsonschema.Draft202012Validator
-_PLAIN_KEYS = frozenset({"type", "minimum", "maximum", "description"})
+_PLAIN_KEYS = frozenset({"type", "minimum", "maximum", "maxLength", "description"})
 
 
 def _is_type(kind: object) -> Callable[[object], bool] | None:
@@ -37,17 +37,20 @@ def _is_type(kind: object) -> Callable[[object], bool] | None:
 
 
 def plain_check(subschema: object) -> Callable[[object], bool] | None:
-    """A one-value predicate for a subschema that only states a scalar type and bounds."""
+    """A one-value predicate for a subschema that only states a scalar type and bounds (a
+    number's minimum and maximum, a string's maxLength)."""
     if not isinstance(subschema, dict) or not subschema.keys() <= _PLAIN_KEYS:
         return None
     of_type = _is_type(subschema.get("type", ""))
     if of_type is None:
         return None
     low, high = subschema.get("minimum"), subschema.get("maximum")
+    longest = subschema.get("maxLength")
     return lambda value: (
         of_type(value)
         and (low is None or isinstance(value, str) or value >= low)
         and (high is None or isinstance(value, str) or value <= high)
+        and (longest is None or not isinstance(value, str) or len(value) <= longest)
     )
 
 

@@ -44,9 +44,20 @@ def _json_path(error: jsonschema.ValidationError) -> str:
     return path
 
 
+# Size keywords -> what they count; their message states the size and the limit instead of
+# quoting the (possibly megabytes long) value.
+_SIZES = {"maxItems": "items", "maxLength": "characters", "maxProperties": "members"}
+
+
 def _message(error: jsonschema.ValidationError) -> str:
     """jsonschema's message with a long value shortened (a 400-digit number, a huge string);
-    a failed pattern also quotes the field's description, which says why."""
+    a size over its limit says both; a failed pattern also quotes the field's description,
+    which says why."""
+    if error.validator in _SIZES and isinstance(error.instance, str | list | dict):
+        return (
+            f"{len(error.instance):,} {_SIZES[str(error.validator)]}, over the limit of "
+            f"{error.validator_value:,} ({error.validator})"
+        )
     message = error.message
     value = repr(error.instance)
     if message.startswith(value):

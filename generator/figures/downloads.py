@@ -2,7 +2,8 @@
 
 Every Plotly figure the generator writes to assets/figures/<owner>/<name>.json gets
 static/<owner>/<name>.csv and .json (the data, for a reader to download) and .svg (a static
-drawing for RSS readers and browsers without JavaScript). <owner> is runs/<run id> or
+drawing for RSS readers and browsers without JavaScript, of the thinned figure a browser draws:
+generator/figures/downsample.py). <owner> is runs/<run id> or
 campaigns/<campaign id>/<workload>, so a run's files sit next to its page, run.json and my.cnf.
 """
 
@@ -13,6 +14,7 @@ import io
 import json
 from typing import Any
 
+from generator.figures.downsample import thin_figure
 from generator.figures.svg import axis_title, figure_svg
 from generator.hugo.site_contract import figure_download_stem, is_figure
 
@@ -66,7 +68,8 @@ def figure_csv(data: dict[str, Any]) -> str:
 
 
 def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
-    """CSV, data JSON and SVG for every figure among the generated files."""
+    """CSV and data JSON (every point) and SVG (as drawn) for every figure among the generated
+    files."""
     downloads = {}
     for rel, content in files.items():
         if not is_figure(rel):
@@ -78,5 +81,5 @@ def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
         downloads[f"{stem}.json"] = json.dumps(
             data, separators=(",", ":"), allow_nan=False
         ).encode()
-        downloads[f"{stem}.svg"] = figure_svg(figure).encode()
+        downloads[f"{stem}.svg"] = figure_svg(thin_figure(figure) or figure).encode()
     return downloads

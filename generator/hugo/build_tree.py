@@ -9,6 +9,7 @@ from pathlib import Path
 from generator.analysis.repeats import cell_key, group_by_cell
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
+from generator.figures.downsample import thinned_figures
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
 from generator.figures.plotly_config import PLOTLY_CONFIG
@@ -86,7 +87,9 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
             for name, figure in campaign_figures(workload).items():
                 rel = site.campaign_figure(summary["id"], workload["name"], name)
                 files[rel] = figure.to_json().encode()
-    files.update(figure_downloads(files))
+    downloads = figure_downloads(files)  # from the full figures: every point
+    files.update(thinned_figures(files))  # what the browser draws
+    files.update(downloads)
     return files
 
 

@@ -1,7 +1,8 @@
 """The results index behind /browse/: one small record per run, filtered in the browser.
 
 Only what the filters and the list show: per-second series, variables and my.cnf stay in each
-run's run.json. The compare page keeps its own index (pages/compare_index.py); the two answer
+run's run.json. Every visitor of /browse/ downloads the whole index, so an option value is cut
+to OPTION_VALUE_CHARS characters (ending in "…") here: the run page holds it in full. The compare page keeps its own index (pages/compare_index.py); the two answer
 different questions and change for different reasons.
 """
 
@@ -14,11 +15,17 @@ from generator.analysis.hosts import host_of
 from generator.pages.run_label import pass_name, run_headline
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
+OPTION_VALUE_CHARS = 60  # an optimizer_switch or a cipher list is longer; a filter needs less
+
+
+def shortened(value: str, limit: int = OPTION_VALUE_CHARS) -> str:
+    """value, or its first limit - 1 characters and "…" when it is longer than limit."""
+    return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
 def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
-    """Run id -> the my.cnf options ("name=value") that tell its variant from the others of its
-    campaign: those not set alike in every run of the campaign."""
+    """Run id -> the my.cnf options ("name=value", the value shortened) that tell its variant
+    from the others of its campaign: those not set alike in every run of the campaign."""
     by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
@@ -28,7 +35,9 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
         names = {name for options_set in settings for name in options_set}
         varying = {name for name in names if len({s.get(name) for s in settings}) > 1}
         for run, setting in zip(campaign_runs, settings, strict=True):
-            options[run["id"]] = sorted(f"{n}={setting[n]}" for n in varying if n in setting)
+            options[run["id"]] = sorted(
+                f"{n}={shortened(setting[n])}" for n in varying if n in setting
+            )
     return options
 
 

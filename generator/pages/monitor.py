@@ -10,6 +10,7 @@ from typing import Any
 import contract
 from contract import IbenchStep, RunDocument, Step
 from generator.hugo.site_contract import monitor_figure
+from generator.pages.run_tables import shown_steps
 
 # family -> (title, y-axis unit, metrics in the order they are drawn). One unit per family, and
 # no metric on an axis that another one's magnitude would flatten (questions/s run in the
@@ -73,15 +74,20 @@ def monitored_steps(run: RunDocument) -> list[Step | IbenchStep]:
 
 
 def step_averages(run: RunDocument) -> dict[str, Any]:
-    """Per family, the mean of each metric over each step: the data table under each chart."""
+    """Per family, the mean of each metric over each step: the data table under each chart
+    (at most run_tables.MAX_TABLE_STEPS steps, evenly spaced, and a note when it leaves some out)."""
     steps = monitored_steps(run)
+    shown = shown_steps(steps)
+    note = (
+        "" if len(shown) == len(steps) else f"{len(shown)} of {len(steps):,} steps, evenly spaced"
+    )
     tables = {}
     for family, (title, unit, metrics) in families(steps).items():
         present = [m for m in metrics if any(m in s["monitor"]["series"] for s in steps)]
         if not present:
             continue
         rows = []
-        for step in steps:
+        for step in shown:
             series = step["monitor"]["series"]
             values = [
                 round(sum(series[m]) / len(series[m]), 2) if series.get(m) else None
@@ -93,5 +99,6 @@ def step_averages(run: RunDocument) -> dict[str, Any]:
             "unit": unit,
             "metrics": present,
             "rows": rows,
+            "note": note,
         }
     return tables

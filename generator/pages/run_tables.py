@@ -4,14 +4,37 @@ the per-second TPS, by step.
 A run page shows every counter that moved (often 60 or more) and every second of every thread
 level; formatting those cells one helper call each took most of Hugo's time per page, so the
 generator writes them ready to print (data/runtables/<run>.json).
+
+Both grow with the run: a sweep of thousands of thread levels, a step of a day. So the tables
+show at most MAX_TABLE_STEPS thread levels (evenly spaced, the first and last among them) and at
+most MAX_TABLE_ROWS rows of seconds (each then the mean of as many seconds as it takes), with a
+note saying so; run.json and the charts' CSV hold every value.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, TypeVar
 
 from contract import RunDocument
 from generator.pages.numbers import MISSING, format_number
+
+MAX_TABLE_STEPS = 64
+MAX_TABLE_ROWS = 300
+_Step = TypeVar("_Step")
+
+
+def shown_steps(steps: list[_Step]) -> list[_Step]:
+    """steps, or MAX_TABLE_STEPS of them evenly spaced (first and last included)."""
+    if len(steps) <= MAX_TABLE_STEPS:
+        return steps
+    last = len(steps) - 1
+    positions = sorted({round(i * last / (MAX_TABLE_STEPS - 1)) for i in range(MAX_TABLE_STEPS)})
+    return [steps[position] for position in positions]
+
+
+def _steps_note(shown: int, total: int) -> str:
+    return "" if shown == total else f"{shown} of {total:,} thread levels, evenly spaced"
 
 
 def status_per_event(run: RunDocument) -> dict[str, Any] | None:
@@ -23,6 +46,7 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
     ]
     if not steps:
         return None
+    total, steps = len(steps), shown_steps(steps)
     names = sorted({name for step in steps for name in step["server_status_delta"]})
     rows = []
     for name in names:
@@ -34,27 +58,45 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
                 format_number(delta / events) if delta is not None and events > 0 else MISSING
             )
         rows.append([name, *cells])
-    return {"threads": [step["threads"] for step in steps], "rows": rows}
+    return {
+        "threads": [step["threads"] for step in steps],
+        "rows": rows,
+        "note": _steps_note(len(steps), total),
+    }
+
+
+def _mean(values: list[float]) -> float | None:
+    return sum(values) / len(values) if values else None
 
 
 def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
-    """{"threads": [...], "rows": [[second, TPS per step or a dash], ...]}, a row per second of
-    the longest step; None when no step has a thread level and a series."""
+    """{"threads": [...], "rows": [[second, TPS per step or a dash], ...], "note"}, a row per
+    second of the longest step (per span of seconds, their mean TPS, beyond MAX_TABLE_ROWS);
+    None when no step has a thread level and a series."""
     steps = [s for s in run["steps"] if "threads" in s and "series" in s]
     if not steps:
         return None
+    total, steps = len(steps), shown_steps(steps)
     seconds = max(len(step["series"]["tps"]) for step in steps)
+    span = math.ceil(seconds / MAX_TABLE_ROWS)
     rows = [
-        [str(second + 1)]
+        [str(start + 1) if span == 1 else f"{start + 1}\u2013{min(start + span, seconds)}"]
         + [
-            format_number(step["series"]["tps"][second])
-            if second < len(step["series"]["tps"])
+            format_number(_mean(step["series"]["tps"][start : start + span]))
+            if start < len(step["series"]["tps"])
             else MISSING
             for step in steps
         ]
-        for second in range(seconds)
+        for start in range(0, seconds, span)
     ]
-    return {"threads": [step["threads"] for step in steps], "rows": rows}
+    notes = [_steps_note(len(steps), total)]
+    if span > 1:
+        notes.append(f"each row the mean TPS of {span:,} seconds")
+    return {
+        "threads": [step["threads"] for step in steps],
+        "rows": rows,
+        "note": "; ".join(note for note in notes if note),
+    }
 
 
 def run_tables(run: RunDocument) -> dict[str, Any]:
