@@ -201,7 +201,7 @@ class CampaignRun:
             )
             preflight(self.binaries[server.label], self.tuned[label], label)
             notes += option_notes(self.binaries[server.label], self.tuned[label], label)
-        if len(sandboxes) < len(campaign.servers):
+        if len(sandboxes) < len(campaign.servers) and campaign.base_mycnf.strip():
             notes.append("[mycnf] base is not applied to existing servers, only variant options")
         set_anywhere = {
             name for text in self.tuned.values() for name in mycnf.server_options(text)
