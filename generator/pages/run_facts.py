@@ -1,6 +1,7 @@
 """The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
 buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
-the disclosure box, the server's build origin and the code that measured it."""
+the disclosure box, the server's build origin, the code that measured it and the my.cnf
+options the harness replaced."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
+from generator.pages.overrides import harness_overrides
 from generator.pages.provenance import provenance_facts
 
 
@@ -28,4 +30,5 @@ def run_facts(
         "disclosure": run_disclosure(run, trust),
         "build": build_of(run),
         "provenance": provenance_facts(run),
+        "overrides": harness_overrides(run),
     }

@@ -296,6 +296,7 @@ class Sandbox(ServerBase):
             "variant_applied": "my.cnf",
             "my_cnf": self.my_cnf_text,
             "my_cnf_options": mycnf.server_options(self.tuned_mycnf),
+            "harness_overrides": mycnf.overridden(self.tuned_mycnf, self._placement()),
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
             "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),

@@ -154,7 +154,7 @@ UNSTARTABLE_MIDDLE_VARIANT = """
 description = "the binary log on a disk that is not mounted"
 options = { log_bin = "/nonexistent/binlog-disk/binlog", server_id = 1, skip_log_bin = false }
 [variants.relaxed]
-options = { innodb_flush_log_at_trx_commit = 2 }
+options = { innodb_flush_log_at_trx_commit = 2, port = 3307 }
 """
 
 
@@ -170,6 +170,15 @@ def test_a_variant_whose_server_does_not_start_costs_only_its_own_runs(tmp_path)
         for variant in ("base", "relaxed")
         for workload in ("rw", "upd")
     }
+    runs, _ = contract.validate_dir(data)
+    for run in runs:  # the harness gives each server its own port, and says so
+        server = run["server"]
+        if run["variant"] == "relaxed":
+            assert server["my_cnf_options"]["port"] == "3307"
+            assert server["harness_overrides"] == {"port": server["variables"]["port"]}
+            assert server["variables"]["port"] != "3307"
+        else:
+            assert server["harness_overrides"] == {}
     lines = result.stderr.strip().splitlines()
     missing = lines.index("2 of 6 planned run(s) did not complete:")
     for line, workload in zip(lines[missing + 1 : missing + 3], ("rw", "upd"), strict=True):
