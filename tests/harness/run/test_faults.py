@@ -13,21 +13,14 @@ import subprocess
 import pytest
 
 import contract
-from tests.helpers.cli_runs import (
-    BINLOG_VARIANT,
-    mybench_run,
-    run_cli,
-    servers_under,
-    start_cli,
-    wait_for_line,
-    write_campaign,
-)
+from tests.helpers import cli_runs
+from tests.helpers.cli_runs import mybench_run, servers_under, wait_for_line, write_campaign
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.small_tmpfs import fill, small_tmpfs
 
 pytestmark = pytest.mark.server
 
-TWO_VARIANTS = "[variants.base]\n" + BINLOG_VARIANT
+TWO_VARIANTS = "[variants.base]\n" + cli_runs.BINLOG_VARIANT
 
 
 def statuses(data) -> dict[str, str]:
@@ -39,7 +32,7 @@ def statuses(data) -> dict[str, str]:
 def test_a_killed_server_names_the_runs_it_cost_and_resume_completes_them(tmp_path):
     data, workdir = tmp_path / "data", tmp_path / "work"
     campaign = write_campaign(tmp_path, TWO_VARIANTS, threads="[1, 2, 4]", seconds=1)
-    process = start_cli(tmp_path, campaign)
+    process = cli_runs.start_cli(tmp_path, campaign)
     wait_for_line(process, "base / rw / 1 thr:")
     (server,) = servers_under(workdir)
     os.kill(int(server.split()[0]), signal.SIGKILL)
@@ -161,7 +154,7 @@ options = { innodb_flush_log_at_trx_commit = 2, port = 3307 }
 def test_a_variant_whose_server_does_not_start_costs_only_its_own_runs(tmp_path):
     data = tmp_path / "data"
     campaign = write_campaign(tmp_path, UNSTARTABLE_MIDDLE_VARIANT, threads="[1]", seconds=1)
-    result = run_cli(tmp_path, campaign)
+    result = cli_runs.run_cli(tmp_path, campaign)
     assert result.returncode == 2, result.stderr
 
     (campaign_id,) = {run_id.split(".")[0] for run_id in statuses(data)}
