@@ -166,6 +166,10 @@ def run_campaign(
         except UserError as exc:
             bar.stop()
             fail(f"{exc}; {end_of_campaign(run, finish)}")
+        except Exception:  # a harness bug: what it cost and how to finish, then its traceback
+            bar.stop()
+            console.print(f"the campaign stopped; {end_of_campaign(run, finish)}", markup=False)
+            raise
     how_to_finish = end_of_campaign(run, finish)
     if missing := run.cells.missing():
         summary = f"{len(missing)} of {len(run.cells.planned)} planned run(s) did not complete"

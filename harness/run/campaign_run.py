@@ -305,7 +305,7 @@ class CampaignRun:
         except RunNotWritten:
             self.cells.stop("the campaign stopped after a run could not be written")
             raise
-        except UserError as exc:
+        except Exception as exc:  # a UserError, or a harness bug its traceback will show
             self.cells.stop(f"the campaign stopped: {exc}")
             raise
         if not self.cells.missing() and not self.keep_datadir:

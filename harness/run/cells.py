@@ -56,7 +56,9 @@ class CellLedger:
         for cell in self.planned:
             outcome = self.outcomes.get(cell)
             if outcome is None:
-                found.append((cell, f"not run: {self.stopped or 'never reached'}"))
+                found.append(
+                    (cell, f"not run: {self.stopped or 'the harness recorded nothing for it'}")
+                )
             elif not outcome.complete:
                 found.append((cell, outcome.reason))
         return found
