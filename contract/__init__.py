@@ -38,7 +38,7 @@ from contract._run_document import (
 from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
 from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import Problem, load_run, validate_dir, validate_document
-from contract._write import RunExistsError, write_run
+from contract._write import RunExistsError, write_new_file, write_run
 
 # Version 1 has grown by optional fields only; README.md beside this file lists them and says
 # what change would need version 2 and how version 1 documents would be read then.
@@ -96,5 +96,6 @@ __all__ = [
     "utc_timestamp",
     "validate_dir",
     "validate_document",
+    "write_new_file",
     "write_run",
 ]

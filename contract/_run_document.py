@@ -112,6 +112,7 @@ class Server(TypedDict):
     variant_applied: NotRequired[Literal["my.cnf", "set_global", "restart_command"]]
     my_cnf: Required[str]
     my_cnf_options: NotRequired[dict[str, str]]
+    harness_overrides: NotRequired[dict[str, str]]
     cpu_affinity: NotRequired[list[int]]
     variables: Required[dict[str, str]]
     build: NotRequired[Build]

@@ -26,7 +26,17 @@ def write_run(doc: RunDocument, runs_dir: Path) -> Path:
         raise ValueError("run document fails the schema: " + "; ".join(map(str, problems)))
     runs_dir.mkdir(parents=True, exist_ok=True)
     text = json.dumps(doc, indent=1, sort_keys=False, ensure_ascii=False) + "\n"
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{doc['id']}.", suffix=".tmp", dir=runs_dir)
+    try:
+        write_new_file(target, text)
+    except FileExistsError:
+        raise RunExistsError(f"{target}: a run with this id already exists") from None
+    return target
+
+
+def write_new_file(target: Path, text: str) -> None:
+    """Write text to target through a temp file + link beside it: a reader sees the whole file
+    or none, and FileExistsError (nothing written) when target is already there."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
     try:
         umask = os.umask(0)
         os.umask(umask)
@@ -35,10 +45,6 @@ def write_run(doc: RunDocument, runs_dir: Path) -> Path:
             tmp.write(text)
             tmp.flush()
             os.fsync(tmp.fileno())
-        try:
-            os.link(tmp_name, target)
-        except FileExistsError:
-            raise RunExistsError(f"{target}: a run with this id already exists") from None
+        os.link(tmp_name, target)
     finally:
         os.unlink(tmp_name)
-    return target

@@ -8,6 +8,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Self
 
@@ -137,9 +138,9 @@ def run_campaign(
     )
     for note in run.check():
         console.print(note, markup=False)
-    resume_args = ["--data", str(data_dir), "--resume", run.campaign_id]
-    resume_args += ["--allow-dirty"] if allow_dirty else []
-    resume = shlex.join(["mybench", "run", str(campaign_file), *resume_args])
+    again = ["mybench", "run", str(campaign_file), "--data", str(data_dir)]
+    again += ["--allow-dirty"] if allow_dirty else []
+    finish = Finish(shlex.join(again), shlex.join([*again, "--resume", run.campaign_id]))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
     with (
         Progress(*columns, TimeRemainingColumn(), console=console) as bar,
@@ -160,16 +161,46 @@ def run_campaign(
             run.execute()
         except KeyboardInterrupt:
             bar.stop()
-            for path in run.written:
-                console.print(f"kept {path}", markup=False)
             kept = "interrupted: servers stopped, completed steps kept (status partial)"
-            fail(f"{kept}; finish with: {resume}")
+            fail(f"{kept}; {end_of_campaign(run, finish)}")
+        except UserError as exc:
+            bar.stop()
+            fail(f"{exc}; {end_of_campaign(run, finish)}")
+        except Exception:  # a harness bug: what it cost and how to finish, then its traceback
+            bar.stop()
+            console.print(f"the campaign stopped; {end_of_campaign(run, finish)}", markup=False)
+            raise
+    how_to_finish = end_of_campaign(run, finish)
+    if missing := run.cells.missing():
+        summary = f"{len(missing)} of {len(run.cells.planned)} planned run(s) did not complete"
+        fail(f"{summary}, the first: {missing[0][1]}; {how_to_finish}")
+    return run.written
+
+
+@dataclass(frozen=True)
+class Finish:
+    """The commands that finish a campaign that stopped early."""
+
+    again: str  # the same campaign from the start
+    resume: str  # its --resume: keeps the complete runs, runs the rest
+
+
+def end_of_campaign(run: CampaignRun, finish: Finish) -> str:
+    """Print the runs written and every planned cell that did not complete, with its reason;
+    returns how to finish the campaign: --resume once it has a run in the results, else
+    again from the start."""
     for path in run.written:
         console.print(f"wrote {path}", markup=False)
-    if run.incomplete:
-        unfinished = f"{len(run.incomplete)} run(s) did not complete: {', '.join(run.incomplete)}"
-        fail(f"{unfinished}; retry them with: {resume}")
-    return run.written
+    if missing := run.cells.report():
+        planned = len(run.cells.planned)
+        console.print(
+            f"{len(missing)} of {planned} planned run(s) did not complete:", markup=False
+        )
+        for line in missing:
+            console.print(f"  {line}", markup=False)
+    if run.written or run.resume_id:
+        return f"finish with: {finish.resume}"
+    return f"no run was written; start again with: {finish.again}"
 
 
 def build_with(data_dirs: tuple[Path, ...], build_dir: Path, **hugo: object) -> str:

@@ -1,7 +1,8 @@
 """The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
 buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
-the disclosure box, the server's build origin, the code that measured it, the headline
-figure lists show for it, and the plain settings an earlier harness recorded as redacted."""
+the disclosure box, the server's build origin, the code that measured it, the my.cnf options
+the harness replaced, the headline figure lists show for it, and the plain settings an earlier
+harness recorded as redacted."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
+from generator.pages.overrides import harness_overrides
 from generator.pages.provenance import provenance_facts
 from generator.pages.run_label import run_headline
 
@@ -32,6 +34,7 @@ def run_facts(
         "provenance": provenance_facts(run),
         "headline": run_headline(run),
         "redacted_plain": redacted_plain_settings(run),
+        "overrides": harness_overrides(run),
     }
 
 

@@ -279,7 +279,7 @@ def load_campaign(path: Path) -> Campaign:
         first = errors[0]
         raise UserError(f"{path}: {_where(first)}: {first.message}")
 
-    mycnf = raw["mycnf"]
+    mycnf = raw.get("mycnf", {"base": ""})  # optional when every server is an existing one
     if "base_file" in mycnf:
         base_path = path.parent / mycnf["base_file"]
         try:

@@ -6,12 +6,20 @@ Each dataset is loaded once per server and kept pristine; every variant restarts
 reload. Passes are interleaved (every variant once, then again) so drift of the machine hits all variants alike,
 and each pass starts one variant further on (A B C, B C A, C A B) so a variant's place in the
 pass (first after the load, or after the heaviest writer) is not always the same.
-Faults lose nothing already measured: a run whose server dies or that is interrupted is written
-with its completed steps and status "partial"; Ctrl-C stops what was started and re-raises.
+Faults lose nothing already measured and never cost the rest silently (run/cells.py keeps
+what became of every planned cell):
+- a run whose server dies or that is interrupted is written with its completed steps and status
+  "partial"; the workloads after it on that server start are named as not run;
+- a server that does not start costs only that start's cells, named with its error-log line:
+  the campaign moves on to the next start;
+- a run that cannot be written (a full disk) stops the campaign, since every later run would
+  be lost too; Ctrl-C stops what was started and re-raises. Either way the cells left are named.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,11 +29,12 @@ import pymysql
 import contract
 from contract import replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
-from harness.errors import ServerGoneError, UserError
+from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.measure import counters, host
+from harness.run.cells import Cell, CellLedger
 from harness.run.document import CampaignFacts, StartingData, commands_in_variables
 from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot
-from harness.run.publish import publish
+from harness.run.publish import RunNotWritten, publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
 from harness.servers import compiled_defaults, mycnf
 from harness.servers.existing.server import ExistingServer
@@ -67,7 +76,7 @@ class CampaignRun:
     progress: Progress = field(default_factory=Progress)
     campaign_id: str = ""
     written: list[Path] = field(default_factory=list)
-    incomplete: list[str] = field(default_factory=list)  # ids of partial or failed runs
+    cells: CellLedger = field(default_factory=lambda: CellLedger([], several_passes=False))
     # Set by check():
     sysbench: str = ""
     tool_version: str = ""
@@ -147,9 +156,13 @@ class CampaignRun:
         ]
 
     def publish(self, document: dict) -> None:
-        self.written.append(publish(document, self.data_dir / "runs"))
-        if document["status"] != "complete":
-            self.incomplete.append(document["id"])
+        try:
+            path = publish(document, self.data_dir / "runs")
+        except RunNotWritten as exc:
+            self.cells.not_written(document, str(exc))
+            raise
+        self.written.append(path)
+        self.cells.written(document)
 
     def check(self) -> list[str]:
         """Everything that can be refused before a measurement starts: tools, binaries, each
@@ -188,7 +201,7 @@ class CampaignRun:
             )
             preflight(self.binaries[server.label], self.tuned[label], label)
             notes += option_notes(self.binaries[server.label], self.tuned[label], label)
-        if len(sandboxes) < len(campaign.servers):
+        if len(sandboxes) < len(campaign.servers) and campaign.base_mycnf.strip():
             notes.append("[mycnf] base is not applied to existing servers, only variant options")
         set_anywhere = {
             name for text in self.tuned.values() for name in mycnf.server_options(text)
@@ -258,23 +271,62 @@ class CampaignRun:
             self.stores[server.label] = PristineStore.at(root)
         return self.stores[server.label]
 
+    def _order(self) -> list[tuple[int, Server, Variant, str]]:
+        """(pass, server, variant, label) in the order they run."""
+        planned = self.variant_labels()
+        order = []
+        for pass_index in self.passes:
+            start = (pass_index - 1) % len(planned)
+            order += [(pass_index, *each) for each in planned[start:] + planned[:start]]
+        return order
+
     def execute(self) -> list[Path]:
         """Run every planned (pass, variant, workload) that has work left; call check() first.
         Pristine copies are removed once everything is complete; after a fault they stay for
         --resume (and with --keep-datadir they always stay)."""
-        planned = self.variant_labels()
-        for pass_index in self.passes:
-            start = (pass_index - 1) % len(planned)
-            for server, variant, label in planned[start:] + planned[:start]:
+        order = self._order()
+        planned = [
+            cell
+            for pass_index, _, _, label in order
+            for cell in cells_of(label, self.pending(label, pass_index), pass_index)
+        ]
+        self.cells = CellLedger(planned, several_passes=len(self.passes) > 1)
+        try:
+            for pass_index, server, variant, label in order:
                 for group in group_by_dataset(self.pending(label, pass_index)):
-                    if server.kind == "existing":
-                        self._run_group_existing(server, variant, label, group, pass_index)
-                    else:
-                        self._run_group(server, label, group, pass_index)
-        if not self.incomplete and not self.keep_datadir:
+                    with self._start_fault(label, group, pass_index):
+                        if server.kind == "existing":
+                            self._run_group_existing(server, variant, label, group, pass_index)
+                        else:
+                            self._run_group(server, label, group, pass_index)
+        except KeyboardInterrupt:
+            self.cells.stop("interrupted by Ctrl-C")
+            raise
+        except RunNotWritten:
+            self.cells.stop("the campaign stopped after a run could not be written")
+            raise
+        except Exception as exc:  # a UserError, or a harness bug its traceback will show
+            self.cells.stop(f"the campaign stopped: {exc}")
+            raise
+        if not self.cells.missing() and not self.keep_datadir:
             for store in self.stores.values():
                 store.remove()
         return self.written
+
+    @contextmanager
+    def _start_fault(
+        self, label: str, workloads: list[Workload], pass_index: int
+    ) -> Iterator[None]:
+        """A server that does not start costs only the cells of that start: they are named
+        with the line of its error log that says why, and the campaign goes on."""
+        try:
+            yield
+        except ServerStartError as exc:
+            cause = "; ".join([str(exc), *exc.log_lines[:1]])
+            self.progress.on_note(f"{label}: the server did not start: {cause}")
+            self.cells.not_run(
+                cells_of(label, workloads, pass_index), f"the server did not start: {cause}"
+            )
 
     def _purpose(self, label: str, pass_index: int) -> str:
         return label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
@@ -354,14 +406,16 @@ class CampaignRun:
     def _run_each_fresh(
         self, server: Server, label: str, group: list[Workload], pass_index: int
     ) -> None:
-        """Workloads that create their own data: each on a fresh server of the variant; stops
-        after one whose server died."""
+        """Workloads that create their own data: each on a fresh server of the variant, so
+        one whose server died or did not start costs no other."""
         for workload in group:
             purpose = f"{self._purpose(label, pass_index)}/{workload.label}"
-            with self._sandbox(server, label, purpose) as box:
+            with (
+                self._start_fault(label, [workload], pass_index),
+                self._sandbox(server, label, purpose) as box,
+            ):
                 self._enable_metrics(box)
-                if self._run_one(box, label, workload, pass_index, box.reproduce_commands()):
-                    return
+                self._run_one(box, label, workload, pass_index, box.reproduce_commands())
 
     def _run_one(
         self,
@@ -370,9 +424,9 @@ class CampaignRun:
         workload: Workload,
         pass_index: int,
         server_commands: list[dict[str, str]],
-    ) -> bool:
-        """A workload that creates its own data, as one run document; True when the server
-        died."""
+    ) -> str | None:
+        """A workload that creates its own data, as one run document; its run id when the
+        server died during it, else None."""
         run = self._workload_run(box, label, workload, pass_index)
         run.describe(
             self.describe_server(box), host.collect_host(box.datadir, self.campaign.host_label)
@@ -380,7 +434,7 @@ class CampaignRun:
         run.start_from(None, server_commands)
         server_died = run.execute()
         self.publish(run.document)
-        return server_died
+        return run.run_id if server_died else None
 
     def _run_group_existing(
         self, server: Server, variant: Variant, label: str, group: list[Workload], pass_index: int
@@ -393,8 +447,9 @@ class CampaignRun:
             calls = self._calls(box, box.workdir / "load.log")
             driver = driver_for(group[0])
             if driver.loader is None:
-                for workload in group:
-                    if self._run_one(box, label, workload, pass_index, []):
+                for index, workload in enumerate(group):
+                    if died_during := self._run_one(box, label, workload, pass_index, []):
+                        self._server_died(label, group[index + 1 :], pass_index, died_during)
                         return
                     driver_for(workload).drop_tables(box, calls)
                 return
@@ -421,14 +476,19 @@ class CampaignRun:
         copy of the loaded data (none when the data was loaded in place)."""
         server_doc = self.describe_server(box)
         host_doc = host.collect_host(box.datadir, self.campaign.host_label)
-        for workload in group:
+        for index, workload in enumerate(group):
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, host_doc)
             run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)
             if server_died:
+                self._server_died(label, group[index + 1 :], pass_index, run.run_id)
                 return
+
+    def _server_died(self, label: str, rest: list[Workload], pass_index: int, during: str) -> None:
+        """The workloads a dead server's start still had to run."""
+        self.cells.not_run(cells_of(label, rest, pass_index), f"the server died during {during}")
 
     def _load(
         self,
@@ -554,3 +614,7 @@ def quiesce_for_copy(box: Sandbox) -> list[tuple[str, str]]:
 def create_schema_command(box: RunningServer) -> dict[str, str]:
     sql = f"CREATE DATABASE IF NOT EXISTS {DATABASE}"
     return {"purpose": "create the schema", "command": box.client_command(sql)}
+
+
+def cells_of(label: str, workloads: list[Workload], pass_index: int) -> list[Cell]:
+    return [Cell(label, workload.label, pass_index) for workload in workloads]

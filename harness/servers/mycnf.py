@@ -94,6 +94,14 @@ def with_placement(text: str, placement: dict[str, OptionValue]) -> str:
     return text.rstrip() + "\n" + "\n".join(block) + "\n"
 
 
+def overridden(tuned: str, placement: dict[str, OptionValue]) -> dict[str, str]:
+    """Options the tuned my.cnf sets that the placement block sets to another value (the later
+    line wins, so the server used the harness's): name -> the value the server used."""
+    asked = server_options(tuned)
+    used = server_options(with_placement("", placement))
+    return {name: value for name, value in used.items() if name in asked and asked[name] != value}
+
+
 def without_placement(text: str) -> str | None:
     """The configuration that was measured: text without the block with_placement() appended
     (from its [mysqld] line to the next section or the end); None when text has no such block."""

@@ -300,6 +300,9 @@ class Sandbox(ServerBase):
             "variant_applied": "my.cnf",
             "my_cnf": contract.redact_text(self.my_cnf_text),
             "my_cnf_options": contract.redact_options(mycnf.server_options(self.tuned_mycnf)),
+            "harness_overrides": contract.redact_options(
+                mycnf.overridden(self.tuned_mycnf, self._placement())
+            ),
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
             "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),

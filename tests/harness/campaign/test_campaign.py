@@ -117,6 +117,19 @@ def test_server_keys_belong_to_their_kind(tmp_path, server, expected):
         load_campaign(path)
 
 
+def test_mycnf_is_needed_only_by_sandboxes(tmp_path):
+    without = MINIMAL.replace('[mycnf]\nbase = "[mysqld]\\n"\n', "")
+    assert "[mycnf]" not in without
+    with pytest.raises(UserError, match=r"top level: 'mycnf' is a required property"):
+        load_campaign(write(tmp_path, without))
+    existing = 'kind = "existing"\nhost = "db1"\nuser = "bench"'
+    campaign = load_campaign(write(tmp_path, without.replace('kind = "sandbox"', existing)))
+    assert campaign.servers[0].kind == "existing" and campaign.base_mycnf == ""
+    mixed = without.replace("[variants.a]", f"[servers.db]\n{existing}\n[variants.a]")
+    with pytest.raises(UserError, match=r"'mycnf' is a required property"):
+        load_campaign(write(tmp_path, mixed))
+
+
 PRESETS = (
     HEAD
     + """[workloads.micro]

@@ -63,3 +63,15 @@ def test_without_placement_gives_back_what_with_placement_was_given():
     assert "port = 3307" in placed
     assert without_placement(placed) == tuned
     assert without_placement(tuned) is None  # not a file the harness started a server with
+
+
+def test_overridden_names_what_the_placement_replaced_and_what_the_server_used():
+    from harness.servers.mycnf import overridden
+
+    tuned = (
+        "[mysqld]\nport = 3307\nbind-address = 127.0.0.1\nsocket = /run/my.sock\nsync_binlog = 1\n"
+    )
+    placement = {"socket": "/tmp/x/mysqld.sock", "port": 40123, "bind_address": "127.0.0.1"}
+    # bind_address was set to what the harness uses anyway: not an override
+    assert overridden(tuned, placement) == {"port": "40123", "socket": "/tmp/x/mysqld.sock"}
+    assert overridden("[mysqld]\nsync_binlog = 1\n", placement) == {}
