@@ -2,7 +2,7 @@
 // variant (the site's palette, in order of appearance), its passes told apart by dash and shade.
 // Every point carries [threads, run id ...] for the drill-down: a merged series' point names
 // all its passes.
-import { COLORWAY } from '../chart-style.js';
+import { COLORWAY, tickLabel } from '../chart-style.js';
 import { valuesByThreads } from './selection.js';
 
 const PASS_DASHES = ['solid', 'dash', 'dot', 'dashdot', 'longdash'];
@@ -31,10 +31,6 @@ export function logTicks(low, high) {
   return ticks.length > MAX_TICKS ? ticksAt([1], low, high) : ticks;
 }
 
-function tickText(value) {
-  return value.toLocaleString('en-US', { maximumFractionDigits: 3 });
-}
-
 function valueAxis(title, scale, values) {
   if (scale !== 'log') return { title: { text: title }, type: 'linear', rangemode: 'tozero' };
   const positive = values.filter((value) => value > 0);
@@ -44,7 +40,7 @@ function valueAxis(title, scale, values) {
     title: { text: title },
     type: 'log',
     tickvals: ticks,
-    ticktext: ticks.map(tickText),
+    ticktext: ticks.map(tickLabel),
     range: [Math.log10(ticks[0]), Math.log10(ticks[ticks.length - 1])],
   };
 }
