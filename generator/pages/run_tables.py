@@ -78,7 +78,7 @@ def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
         return None
     total, steps = len(steps), shown_steps(steps)
     seconds = max(len(step["series"]["tps"]) for step in steps)
-    span = math.ceil(seconds / MAX_TABLE_ROWS)
+    span = max(1, math.ceil(seconds / MAX_TABLE_ROWS))  # a step may keep no whole second
     rows = [
         [str(start + 1) if span == 1 else f"{start + 1}\u2013{min(start + span, seconds)}"]
         + [

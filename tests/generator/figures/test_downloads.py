@@ -156,6 +156,15 @@ def test_per_second_tps_has_a_row_per_second_of_the_longest_step(fixture_runs):
     assert table["rows"][0] == ["1", *(format_number(s["series"]["tps"][0]) for s in run["steps"])]
 
 
+def test_per_second_tps_of_steps_that_kept_no_whole_second_has_no_rows(fixture_runs):
+    """A 1 s step can keep no complete second after the warm-up cut: its series is empty."""
+    run = copy.deepcopy(next(doc for _, doc in fixture_runs if len(doc["steps"]) > 1))
+    for step in run["steps"]:
+        step["series"]["tps"] = []
+    table = per_second_tps(run)
+    assert table["rows"] == [] and table["threads"] == [s["threads"] for s in run["steps"]]
+
+
 def test_svg_draws_grouped_bars_and_a_second_panel():
     bars = {
         "data": [
