@@ -3,7 +3,7 @@
     .venv/bin/python bench/campaign_page_height.py [--public DIR]
 
 Builds the committed data (HEAD's data/runs) unless --public names a site already built, then
-opens every campaign page in headless Debian Chromium at 1280×900 as a reader first sees it
+opens every campaign page in headless Debian Chromium at 1280x900 as a reader first sees it
 (collapsible sections as the page leaves them: the first workload open, the others closed) and
 prints the page's scroll height in px and its index.html size in bytes. Nothing is asserted;
 the heights depend on this machine's fonts.

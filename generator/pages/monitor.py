@@ -47,8 +47,10 @@ SAMPLED_BY_KIND: dict[str, tuple[str, str, str]] = {
 # kind is never guessed from its name. The family keeps the figure id those runs always had.
 MIXED_SAMPLED_FAMILY = (
     "innodb-metrics",
-    "Sampled INNODB_METRICS, counters (per second) and values (as read) on one axis: this run "
-    "did not record which metric is which kind",
+    (
+        "Sampled INNODB_METRICS, counters (per second) and values (as read) on one axis: this "
+        "run did not record which metric is which kind"
+    ),
     "",
 )
 

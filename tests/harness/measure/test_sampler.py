@@ -10,7 +10,10 @@ CPU = {"user": 0, "nice": 0, "system": 0, "idle": 100, "iowait": 0, "irq": 0, "s
 
 def snapshot(at: float, commits: float, checkpoint_age: float) -> tuple:
     """What StepSampler._snapshot returns, for a server that runs elsewhere (no server pid)."""
-    metrics = {"trx_rw_commits": (commits, True), "log_lsn_checkpoint_age": (checkpoint_age, False)}
+    metrics = {
+        "trx_rw_commits": (commits, True),
+        "log_lsn_checkpoint_age": (checkpoint_age, False),
+    }
     return (at, OsSample(at, CPU, 0, 0, 0), {}, None, {}, None, metrics)
 
 
