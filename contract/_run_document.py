@@ -274,6 +274,8 @@ class Monitor(TypedDict):
     interval_s: float
     # "t" (seconds since the step began) is always there; every other key is a metric.
     series: dict[str, list[float]]
+    # Each sampled INNODB_METRICS series' kind, keyed as in series; absent from older runs.
+    kinds: NotRequired[dict[str, Literal["counter", "value"]]]
 
 
 class PerOp(TypedDict):

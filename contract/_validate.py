@@ -101,6 +101,10 @@ def validate_document(
             if len({len(values) for values in series.values()}) > 1:
                 path = f"$.steps[{index}].{where}"
                 problems.append(Problem(file, path, "series have different lengths"))
+        monitor = step.get("monitor", {})
+        for name in sorted(set(monitor.get("kinds", {})) - set(monitor.get("series", {}))):
+            path = f"$.steps[{index}].monitor.kinds"
+            problems.append(Problem(file, path, f"kind of {name!r}, which has no series"))
     return problems
 
 

@@ -1,7 +1,9 @@
 """The disclosure box of run and campaign pages: everything a reader needs to judge a number
 before reading it. Server options that are not at their build's compiled default (set in my.cnf
 or derived by the server from one that is), data size against the buffer pool, repeats, the
-warm-up cut and the steps that failed the steady-state or client-load tests."""
+warm-up cut and the steps that failed the steady-state or client-load tests. A campaign's box
+lists its runs as one compact table (workload and variant by pass), each run linked and marked
+with its flagged steps, rather than a line of run ids."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from contract import RunDocument
 from generator.analysis import stats as _stats
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant
+from generator.analysis.repeats import group_by_cell, pass_list, repeat_index
 
 
 def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
@@ -70,6 +73,7 @@ def campaign_disclosure(
             flagged.append({"id": run["id"], **flags})
     steps = sum(len(trust[run["id"]]) for run in runs)
     return {
+        "run_table": run_table(runs, variants, trust),
         "options": [
             {
                 "name": name,
@@ -94,3 +98,40 @@ def _cell(entries: list[dict[str, Any]] | None, name: str) -> dict[str, Any] | N
         if entry["name"] == name:
             return entry
     return None
+
+
+def run_table(
+    runs: list[RunDocument], variants: list[str], trust: dict[str, list[dict[str, Any]]]
+) -> dict[str, Any]:
+    """Every run of a campaign: per workload, a row per variant and a column per pass, each
+    cell the pass's runs (a re-run beside the run it replaced) with their flagged steps."""
+    passes = sorted({repeat_index(run) for run in runs})
+    cells = group_by_cell(runs)
+    by_id = {run["id"]: run for run in runs}
+    workloads = []
+    for workload in sorted({name for _, _, name in cells}):
+        rows = []
+        for variant in variants:
+            cell = cells.get((runs[0]["campaign"]["id"], variant, workload))
+            if cell is None:
+                continue
+            entries = [
+                {**entry, **_flagged(trust.get(entry["id"], []))} for entry in pass_list(cell)
+            ]
+            rows.append(
+                {
+                    "variant": variant,
+                    "passes": [
+                        [e for e in entries if repeat_index(by_id[e["id"]]) == index]
+                        for index in passes
+                    ],
+                }
+            )
+        workloads.append({"name": workload, "rows": rows})
+    return {
+        "passes": passes,
+        "repeated": any("repeat" in run for run in runs),
+        "runs": len(runs),
+        "rows": sum(len(workload["rows"]) for workload in workloads),
+        "workloads": workloads,
+    }

@@ -37,30 +37,60 @@ FAMILIES: dict[str, tuple[str, str, list[str]]] = {
 }  # fmt: skip
 
 
-SAMPLED_METRICS_FAMILY = ("Sampled INNODB_METRICS (counters per second, values as they are)", "")
+# The INNODB_METRICS a campaign samples, one family per kind the harness recorded
+# (step.monitor.kinds: kind -> family, title, unit), so each chart has one unit.
+SAMPLED_BY_KIND: dict[str, tuple[str, str, str]] = {
+    "counter": ("innodb-metrics-counters", "Sampled INNODB_METRICS counters", "per second"),
+    "value": ("innodb-metrics-values", "Sampled INNODB_METRICS values", "value as read"),
+}
+# Runs recorded before the harness kept the kinds: one chart, said to be mixed. A metric's
+# kind is never guessed from its name. The family keeps the figure id those runs always had.
+MIXED_SAMPLED_FAMILY = (
+    "innodb-metrics",
+    (
+        "Sampled INNODB_METRICS, counters (per second) and values (as read) on one axis: this "
+        "run did not record which metric is which kind"
+    ),
+    "",
+)
 
 
 def families(steps: list[Step | IbenchStep]) -> dict[str, tuple[str, str, list[str]]]:
-    """The fixed families, plus one for whatever INNODB_METRICS the campaign chose to sample."""
-    sampled = {
-        name
-        for step in steps
-        for name in step["monitor"]["series"]
-        if name.startswith(contract.INNODB_METRICS_PREFIX)
-    }
+    """The fixed families, plus those of whatever INNODB_METRICS the campaign chose to sample:
+    one per recorded kind, and a mixed one for series whose kind was not recorded."""
+    sampled: set[str] = set()
+    kinds: dict[str, str] = {}
+    for step in steps:
+        monitor = step["monitor"]
+        sampled |= {
+            name for name in monitor["series"] if name.startswith(contract.INNODB_METRICS_PREFIX)
+        }
+        kinds.update(monitor.get("kinds", {}))
     families = dict(FAMILIES)
-    if sampled:
-        families["innodb-metrics"] = (*SAMPLED_METRICS_FAMILY, sorted(sampled))
+    # (family, title, unit, kind); kind None: the series whose kind was not recorded
+    groups: list[tuple[str, str, str, str | None]] = [
+        (*family, kind) for kind, family in SAMPLED_BY_KIND.items()
+    ]
+    groups.append((*MIXED_SAMPLED_FAMILY, None))
+    for family, title, unit, kind in groups:
+        metrics = sorted(name for name in sampled if kinds.get(name) == kind)
+        if metrics:
+            families[family] = (title, unit, metrics)
     return families
 
 
 def family_rules() -> dict[str, Any]:
-    """The families as data, for the per-step drill-down the page's JS draws from run.json."""
+    """The families as data, for the per-step drill-down the page's JS draws from run.json:
+    the fixed ones, and how to group the sampled INNODB_METRICS by their recorded kind."""
     return {
         "families": [
             [name, title, unit, metrics] for name, (title, unit, metrics) in FAMILIES.items()
         ],
-        "sampled": [*SAMPLED_METRICS_FAMILY, contract.INNODB_METRICS_PREFIX],
+        "sampled": {
+            "prefix": contract.INNODB_METRICS_PREFIX,
+            "kinds": {kind: [title, unit] for kind, (_, title, unit) in SAMPLED_BY_KIND.items()},
+            "mixed": list(MIXED_SAMPLED_FAMILY[1:]),
+        },
     }
 
 

@@ -54,3 +54,5 @@ def measured_step(server: Server, innodb_metrics: tuple[str, ...]) -> Iterator[M
     )
     if samples:  # a step shorter than one interval (l.x on tiny data) has no sample
         step.fields["monitor"] = {"interval_s": INTERVAL_S, "series": samples}
+        if sampler.kinds:
+            step.fields["monitor"]["kinds"] = sampler.kinds

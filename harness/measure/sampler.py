@@ -60,7 +60,8 @@ def _client_cpu_delta(before: dict[int, float], after: dict[int, float]) -> floa
 
 
 class StepSampler:
-    """Start before sysbench, stop after; stop() returns the series (same length each)."""
+    """Start before sysbench, stop after; stop() returns the series (same length each), and
+    kinds then holds the kind of each sampled INNODB_METRICS series."""
 
     def __init__(
         self,
@@ -74,6 +75,10 @@ class StepSampler:
         # series are left out rather than guessed.
         self._server = None if server_pid is None else psutil.Process(server_pid)
         self._series: dict[str, list[float]] = {}
+        # Each sampled INNODB_METRICS series' kind (its TYPE column): "counter", recorded per
+        # second, or "value", recorded as read; the run document keeps it so a reader never
+        # has to guess from a metric's name which unit its series is in.
+        self.kinds: dict[str, str] = {}
         self.cpu_seconds = 0.0  # the sampler thread's own CPU, for bench/monitor_overhead.py
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="step-sampler", daemon=True)
@@ -135,4 +140,6 @@ class StepSampler:
             # Counters become per-second rates like the status counters; values stay values.
             before = previous[6].get(name, (count, is_counter))[0]
             value = (count - before) / seconds if is_counter else count
-            self._append(f"{contract.INNODB_METRICS_PREFIX}{name}", value)
+            series = f"{contract.INNODB_METRICS_PREFIX}{name}"
+            self._append(series, value)
+            self.kinds[series] = "counter" if is_counter else "value"

@@ -333,8 +333,12 @@ def _families(step: dict):
     for _, _, metrics in FAMILIES.values():
         if any(metric in series for metric in metrics):
             yield metrics
-    if any(name.startswith(contract.INNODB_METRICS_PREFIX) for name in series):
-        yield "sampled"
+    kinds = step["monitor"].get("kinds", {})  # a sampled family per kind; "mixed" when unknown
+    yield from {
+        kinds.get(name, "mixed")
+        for name in series
+        if name.startswith(contract.INNODB_METRICS_PREFIX)
+    }
 
 
 def test_clicking_a_point_opens_its_per_second_series(compare_site, page, probe_runs):

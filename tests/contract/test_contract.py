@@ -57,6 +57,20 @@ def test_committed_runs_are_valid():
             "$.steps[0].series",
             "different lengths",
         ),
+        (
+            lambda d: d["steps"][0]["monitor"].__setitem__(
+                "kinds", {"innodb_metrics.trx_rw_commits": "gauge"}
+            ),
+            "$.steps[0].monitor.kinds.innodb_metrics.trx_rw_commits",
+            "is not one of",
+        ),
+        (
+            lambda d: d["steps"][0]["monitor"].__setitem__(
+                "kinds", {"innodb_metrics.trx_rw_commits": "counter"}
+            ),
+            "$.steps[0].monitor.kinds",
+            "kind of 'innodb_metrics.trx_rw_commits', which has no series",
+        ),
     ],
 )
 def test_broken_document_names_file_and_path(real_run, tmp_path, breakage, path, message):

@@ -17,17 +17,19 @@ export function fetchRun(runsBase, id) {
 }
 
 // [title, unit, [[metric, values]]] per monitoring family present in the step; metrics named
-// with the sampled INNODB_METRICS prefix form one family of their own.
+// with the sampled INNODB_METRICS prefix form one family per kind the run recorded
+// (step.monitor.kinds), and one said to be mixed for those whose kind it did not record.
 function monitorFamilies(step, rules) {
   const series = step.monitor?.series ?? {};
-  const families = rules.families.map(([, title, unit, metrics]) => [
-    title,
-    unit,
-    metrics.filter((metric) => metric in series).map((metric) => [metric, series[metric]]),
-  ]);
-  const [sampledTitle, sampledUnit, prefix] = rules.sampled;
+  const pick = (metrics) => metrics.filter((metric) => metric in series).map((metric) => [metric, series[metric]]);
+  const families = rules.families.map(([, title, unit, metrics]) => [title, unit, pick(metrics)]);
+  const { prefix, kinds, mixed } = rules.sampled;
+  const recorded = step.monitor?.kinds ?? {};
   const sampled = Object.keys(series).filter((metric) => metric.startsWith(prefix)).sort();
-  families.push([sampledTitle, sampledUnit, sampled.map((metric) => [metric, series[metric]])]);
+  for (const [kind, [title, unit]] of Object.entries(kinds)) {
+    families.push([title, unit, pick(sampled.filter((metric) => recorded[metric] === kind))]);
+  }
+  families.push([...mixed, pick(sampled.filter((metric) => !(metric in recorded)))]);
   return families.filter(([, , metrics]) => metrics.length);
 }
 

@@ -6,7 +6,7 @@ import pytest
 
 import contract
 from generator.figures.monitor import monitor_figures
-from generator.pages.monitor import FAMILIES, monitored_steps, step_averages
+from generator.pages.monitor import FAMILIES, family_rules, monitored_steps, step_averages
 
 
 @pytest.fixture(scope="module")
@@ -63,15 +63,63 @@ def test_runs_without_monitoring_get_no_monitor_figures(fixture_runs):
     assert monitor_figures(bare) == {} and step_averages(bare) == {}
 
 
-def test_sampled_innodb_metrics_get_a_family_of_their_own(monitored_run):
-    name = contract.INNODB_METRICS_PREFIX + "trx_rw_commits"
+COUNTER = contract.INNODB_METRICS_PREFIX + "trx_rw_commits"
+VALUE = contract.INNODB_METRICS_PREFIX + "log_lsn_checkpoint_age"
+
+
+def with_sampled(run: dict, kinds: dict[str, str] | None) -> dict:
+    """run with a sampled counter (1 a second) and value (5000) on every step, and the kinds
+    the harness records, or none as in runs written before it recorded them."""
     steps = []
-    for step in monitored_run["steps"]:
+    for step in run["steps"]:
         series = dict(step["monitor"]["series"])
-        series[name] = [1.0] * len(series["t"])
-        steps.append({**step, "monitor": {**step["monitor"], "series": series}})
-    run = {**monitored_run, "steps": steps}
-    assert "monitor-innodb-metrics" in monitor_figures(run)
+        series[COUNTER] = [1.0] * len(series["t"])
+        series[VALUE] = [5000.0] * len(series["t"])
+        monitor = {**step["monitor"], "series": series}
+        if kinds is not None:
+            monitor["kinds"] = kinds
+        steps.append({**step, "monitor": monitor})
+    return {**run, "steps": steps}
+
+
+def test_sampled_innodb_metrics_get_a_chart_per_recorded_kind(monitored_run):
+    run = with_sampled(monitored_run, {COUNTER: "counter", VALUE: "value"})
+    figures = monitor_figures(run)
+    assert "monitor-innodb-metrics" not in figures
+    tables = step_averages(run)
+    for family, metric, unit, mean in (
+        ("innodb-metrics-counters", COUNTER, "per second", 1.0),
+        ("innodb-metrics-values", VALUE, "value as read", 5000.0),
+    ):
+        figure = json.loads(figures[f"monitor-{family}"].to_json())
+        assert [trace["name"] for trace in figure["data"]] == [metric]
+        assert figure["layout"]["yaxis"]["title"]["text"] == unit
+        table = tables[f"monitor-{family}"]
+        assert table["metrics"] == [metric] and table["unit"] == unit
+        assert "mixed" not in table["title"] and "did not record" not in table["title"]
+        assert all(row["values"] == [mean] for row in table["rows"])
+
+
+def test_sampled_innodb_metrics_without_kinds_stay_one_chart_said_to_be_mixed(monitored_run):
+    run = with_sampled(monitored_run, None)
+    figures = monitor_figures(run)
+    assert "monitor-innodb-metrics-counters" not in figures
+    assert "monitor-innodb-metrics-values" not in figures
+    figure = json.loads(figures["monitor-innodb-metrics"].to_json())
+    assert sorted(trace["name"] for trace in figure["data"]) == sorted([COUNTER, VALUE])
     table = step_averages(run)["monitor-innodb-metrics"]
-    assert table["metrics"] == [name]
-    assert all(row["values"] == [1.0] for row in table["rows"])
+    assert table["metrics"] == sorted([COUNTER, VALUE])
+    assert "this run did not record which metric is which kind" in table["title"]
+
+
+def test_the_drilldown_titles_and_units_are_the_run_page_s(monitored_run):
+    """The drill-down (js/drilldown.js) groups a step's sampled series by the same rules."""
+    sampled = family_rules()["sampled"]
+    assert sampled["prefix"] == contract.INNODB_METRICS_PREFIX
+    by_kind = step_averages(with_sampled(monitored_run, {COUNTER: "counter", VALUE: "value"}))
+    assert sampled["kinds"] == {
+        "counter": [by_kind["monitor-innodb-metrics-counters"][key] for key in ("title", "unit")],
+        "value": [by_kind["monitor-innodb-metrics-values"][key] for key in ("title", "unit")],
+    }
+    mixed = step_averages(with_sampled(monitored_run, None))["monitor-innodb-metrics"]
+    assert sampled["mixed"] == [mixed["title"], mixed["unit"]]

@@ -3,17 +3,30 @@
 from generator.pages.disclosure import campaign_disclosure, non_defaults, run_disclosure
 
 
-def run(run_id: str, variant: str, variables: dict, defaults: dict | None, mycnf: dict) -> dict:
+def run(
+    run_id: str,
+    variant: str,
+    variables: dict,
+    defaults: dict | None,
+    mycnf: dict,
+    workload: str = "w",
+    repeat: int | None = None,
+) -> dict:
     server = {"variables": variables, "my_cnf_options": mycnf}
     if defaults is not None:
         server["compiled_defaults"] = {"source": "probe", "differences": defaults}
-    return {
+    doc = {
         "id": run_id,
+        "campaign": {"id": "c"},
         "variant": variant,
+        "status": "complete",
         "started_at": "2026-01-01T00:00:00Z",
         "server": server,
-        "workload": {},
+        "workload": {"name": workload},
     }
+    if repeat is not None:
+        doc["repeat"] = {"index": repeat, "of": 2}
+    return doc
 
 
 def trust(threads: int, steady: bool | None, saturated: bool = False) -> dict:
@@ -44,3 +57,42 @@ def test_run_and_campaign_boxes_name_flagged_steps():
     assert log_bin[0] is None and log_bin[1]["value"] == "ON"
     assert box["flagged_runs"] == [{"id": "c.a.w", "unstable": [1], "client_bound": []}]
     assert (box["unstable_steps"], box["steps"], box["probed"]) == (1, 1, True)
+
+
+def test_the_campaign_box_lists_every_run_by_workload_variant_and_pass():
+    runs = [
+        run(f"c.{variant}.{workload}.p{index}", variant, {}, None, {}, workload, index)
+        for workload in ("w2", "w1")
+        for variant in ("b", "a")
+        for index in (2, 1)
+        if (workload, variant) != ("w2", "b")  # a cell the campaign never ran
+    ]
+    rerun = {
+        **run("c.a.w1.p2.r2", "a", {}, None, {}, "w1", 2),
+        "started_at": "2026-01-02T00:00:00Z",
+    }
+    flags = {r["id"]: [trust(1, True)] for r in runs}
+    flags["c.a.w1.p2.r2"] = [trust(1, False), trust(2, True, saturated=True)]
+    table = campaign_disclosure([*runs, rerun], ["a", "b"], flags)["run_table"]
+    assert (table["passes"], table["repeated"], table["runs"], table["rows"]) == (
+        [1, 2],
+        True,
+        7,
+        3,
+    )
+    w1, w2 = table["workloads"]
+    assert w1["name"] == "w1" and [row["variant"] for row in w1["rows"]] == ["a", "b"]
+    assert [row["variant"] for row in w2["rows"]] == ["a"]
+    pass1, pass2 = w1["rows"][0]["passes"]
+    assert [entry["id"] for entry in pass1] == ["c.a.w1.p1"]
+    # the re-run stands beside the pass it replaced, and only it counts
+    assert [(e["id"], e["counted"]) for e in pass2] == [
+        ("c.a.w1.p2", False),
+        ("c.a.w1.p2.r2", True),
+    ]
+    assert (pass2[1]["unstable"], pass2[1]["client_bound"]) == ([1], [2])
+    assert pass2[0]["unstable"] == []
+    listed = [
+        e["id"] for w in table["workloads"] for r in w["rows"] for p in r["passes"] for e in p
+    ]
+    assert sorted(listed) == sorted(r["id"] for r in [*runs, rerun])

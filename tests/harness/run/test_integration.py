@@ -327,6 +327,10 @@ def test_sampled_innodb_metrics_and_a_name_the_server_refuses(tmp_path):
     series = upd["steps"][0]["monitor"]["series"]
     assert max(series["innodb_metrics.trx_rw_commits"]) > 0  # a counter, as a rate
     assert "innodb_metrics.log_lsn_checkpoint_age" in series  # a value, as it is
+    assert upd["steps"][0]["monitor"]["kinds"] == {
+        "innodb_metrics.trx_rw_commits": "counter",
+        "innodb_metrics.log_lsn_checkpoint_age": "value",
+    }
     commands = [c["command"] for c in upd["reproduce"]["commands"]]
     assert any("innodb_monitor_enable = 'trx_rw_commits'" in c for c in commands)
 
