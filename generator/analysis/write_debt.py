@@ -132,7 +132,9 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
     START_SPREAD_SHARE of the capacity. None for a read-only workload, or when no run has the
     series or a known capacity."""
     starts = []
-    for run in sorted(runs, key=lambda run: (run["variant"], run.get("repeat", {}).get("index", 1))):
+    for run in sorted(
+        runs, key=lambda run: (run["variant"], run.get("repeat", {}).get("index", 1))
+    ):
         first, capacity = _first_step(run), redo_capacity_kb(run)
         if first is None or capacity is None or not _writes(run):
             continue
