@@ -3,6 +3,8 @@ writes leave a checkpoint age and dirty pages, then the wait."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from harness.run import settle as settle_module
 from harness.run.settle import settle
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.cli_runs import run_cli, write_campaign
+from tests.helpers.site_build import build_with_article
 
 pytestmark = pytest.mark.server
 
@@ -98,3 +101,18 @@ def test_a_campaign_with_settle_records_the_wait_before_the_first_step(tmp_path)
         settled = [i for i, p in enumerate(purposes) if p.startswith("settle write debt")]
         measured = [i for i, p in enumerate(purposes) if p.startswith("measure at")]
         assert len(settled) == 3 and max(settled) < min(measured)
+
+    # the run page says what the wait did, and the replay does the same wait
+    body = f'{{{{< ratios campaign="{runs[0]["campaign"]["id"]}" >}}}}'
+    public = build_with_article(tmp_path / "site", body, [tmp_path / "data"])
+    page = public / "runs" / runs[0]["id"] / "index.html"
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", page.read_text())).split())
+    record = runs[0]["settle"]
+    assert "Write debt settled in" in text and "s (at most 60): checkpoint age" in text
+    restored = record["max_dirty_pages_pct"]
+    assert f"innodb_max_dirty_pages_pct at 0 for the wait and {restored} again" in text
+    replay = (public / "runs" / runs[0]["id"] / "replay.sh").read_text()
+    assert (
+        "SET GLOBAL innodb_max_dirty_pages_pct = 0" in replay
+        and "for second in $(seq 60)" in replay
+    )
