@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from contract import RunDocument, Step
+from contract import RunDocument, Step, sysbench_steps
 from generator.analysis import stats as _stats
 
 KB_PER_MB = 1024
@@ -118,7 +118,8 @@ def step_write_debt(run: RunDocument, step: Step, kept_seconds: int) -> dict[str
 
 
 def _first_step(run: RunDocument) -> Step | None:
-    return next((step for step in run["steps"] if _monitor(step, "checkpoint_age_kb")), None)
+    steps = sysbench_steps(run)
+    return next((step for step in steps if _monitor(step, "checkpoint_age_kb")), None)
 
 
 def _writes(run: RunDocument) -> bool:
@@ -131,7 +132,7 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
     step's starting checkpoint age of each run, and whether they differ by more than
     START_SPREAD_SHARE of the capacity. None for a read-only workload, or when no run has the
     series or a known capacity."""
-    starts = []
+    starts, shares = [], []
     for run in sorted(
         runs, key=lambda run: (run["variant"], run.get("repeat", {}).get("index", 1))
     ):
@@ -139,6 +140,7 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
         if first is None or capacity is None or not _writes(run):
             continue
         start = _monitor(first, "checkpoint_age_kb")[0]
+        shares.append(start / capacity)
         starts.append({
             "run_id": run["id"],
             "variant": run["variant"],
@@ -149,7 +151,7 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
         })  # fmt: skip
     if not starts:
         return None
-    spread = max(s["share"] for s in starts) - min(s["share"] for s in starts)
+    spread = max(shares) - min(shares)
     return {
         "flagged": spread > START_SPREAD_SHARE,
         "spread_share": round(spread, 3),

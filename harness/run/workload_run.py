@@ -103,7 +103,9 @@ class WorkloadRun:
         sweep = self.workload.sweep
         if sweep.settle is None:
             return
-        self.note(f"{self.where('settle')}: write debt settling (at most {sweep.settle_timeout_s} s)")
+        self.note(
+            f"{self.where('settle')}: write debt settling (at most {sweep.settle_timeout_s} s)"
+        )
         record, commands = settle(
             self.server.connect, sweep.settle_timeout_s, self.server.client_command
         )
