@@ -113,6 +113,7 @@ def settle(
         original = _variable(cursor, FLUSH_VARIABLE)
         record["max_dirty_pages_pct"] = original
         started = time.monotonic()
+        settled = False
         try:
             run(
                 f"flush every dirty page ({FLUSH_VARIABLE} = 0)",
@@ -120,7 +121,7 @@ def settle(
             )
             check = settled_query(age_limit, dirty_limit)
             deadline = started + timeout_s
-            while _one(cursor, check) != 1 and time.monotonic() < deadline:
+            while not (settled := _one(cursor, check) == 1) and time.monotonic() < deadline:
                 time.sleep(POLL_S)
             done.append({
                 "purpose": f"settle write debt: wait (at most {timeout_s} s) for checkpoint age"
@@ -133,7 +134,6 @@ def settle(
         record.update(
             after=after,
             waited_s=round(time.monotonic() - started, 1),
-            timed_out=(after["checkpoint_age_kb"] or 0) * 1024 > age_limit
-            or (after["dirty_pages"] or 0) > dirty_limit,
+            timed_out=not settled,
         )
     return record, done
