@@ -38,6 +38,23 @@ class Reproduces(TypedDict):
     source: str
 
 
+class WriteDebt(TypedDict):
+    checkpoint_age_kb: int | None
+    dirty_pages: int | None
+
+
+class Settle(TypedDict):
+    rule: Required[Literal["checkpoint"]]
+    timeout_s: Required[int]
+    thresholds: NotRequired[WriteDebt]
+    before: Required[WriteDebt]
+    after: NotRequired[WriteDebt]
+    max_dirty_pages_pct: NotRequired[str]
+    waited_s: NotRequired[float]
+    timed_out: NotRequired[bool]
+    note: NotRequired[str]
+
+
 class SnapshotDiff(TypedDict):
     path: str
     sha256: str
@@ -458,6 +475,7 @@ class RunDocument(TypedDict):
     variant: Required[str]
     repeat: NotRequired[Repeat]
     reproduces: NotRequired[Reproduces]
+    settle: NotRequired[Settle]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]
     started_at: Required[str]

@@ -1,6 +1,7 @@
 """What the statistics keep of each step of a run and whether to trust it, by the rules of
-generator/analysis/stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict and
-the client's CPU load. Written into data/runfacts for the run page; a comparison without
+generator/analysis/stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict,
+the write-debt verdict of a write step (generator/analysis/write_debt.py) and the client's CPU
+load. Written into data/runfacts for the run page; a comparison without
 repeats measures its noise on the same kept seconds (kept_series)."""
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Any, cast
 
 from contract import RunDocument, Step
 from generator.analysis import stats as _stats
+from generator.analysis.write_debt import step_write_debt
 
 
 def _trim(run: RunDocument, step: Step) -> int:
@@ -39,6 +41,7 @@ def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
         "trim_s": cut,
         "tps_kept": round(statistics.fmean(values), 2) if values else None,
         **_stats.steady_state(values),
+        "write_debt": step_write_debt(run, step, len(values)),
         "client": _client(run, step, len(values)),
     }
 

@@ -13,6 +13,7 @@ from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
 from generator.analysis.trust import run_trust
+from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.ibench import is_ibench
@@ -52,6 +53,7 @@ def summarize_campaign(
                     for variant in present
                 ],
                 "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
+                "write_debt": start_spread([run for v in present for run in counted[v]]),
             }
         )
     # The config diff compares variants, so any workload's run of a variant stands for it.

@@ -65,6 +65,8 @@ class Sweep:
     sleep_seconds: float = 0
     warmup_seconds: int = 0
     trim_seconds: int | None = None  # None: generator/analysis/stats.py's default
+    settle: str | None = None  # "checkpoint": let write debt settle first (harness/run/settle.py)
+    settle_timeout_s: int = 300
 
 
 @dataclass(frozen=True)
@@ -263,6 +265,8 @@ def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: fl
         sleep_seconds=given.get("sleep_seconds", sleep_seconds),
         warmup_seconds=given.get("warmup_seconds", 0),
         trim_seconds=given.get("trim_seconds"),
+        settle=given.get("settle"),
+        settle_timeout_s=given.get("settle_timeout_seconds", Sweep.settle_timeout_s),
     )
 
 

@@ -81,6 +81,10 @@ def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
         sweep["warmup_seconds"] = int(match["seconds"])
     if "trim_seconds" in document["workload"]:
         sweep["trim_seconds"] = document["workload"]["trim_seconds"]
+    if (settled := document.get("settle")) is not None:  # the same wait for write debt
+        sweep["settle"] = settled["rule"]
+        sweep["settle_timeout_seconds"] = settled["timeout_s"]
+        notes.append(f"write debt settles first, as in the run (at most {settled['timeout_s']} s)")
     notes.append(
         f"sweep read back from the run: threads {sweep['threads']},"
         f" {sweep['step_seconds']} s steps, {sweep.get('warmup_seconds', 0)} s warm-up"

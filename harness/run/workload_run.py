@@ -15,6 +15,7 @@ from harness.campaign.load import Workload
 from harness.errors import ServerGoneError, WrongPlan
 from harness.run import document as run_document
 from harness.run.document import CampaignFacts, StartingData
+from harness.run.settle import settle
 from harness.servers.protocol import Server
 from harness.workloads.drivers import driver_for
 from harness.workloads.ibench.steps import IbenchError
@@ -95,6 +96,23 @@ class WorkloadRun:
 
     def note(self, message: str) -> None:
         self.settings.progress.on_note(message)
+
+    def settle(self) -> None:
+        """[sweep] settle: wait for the write debt to settle (run/settle.py), recorded in the
+        document and among the replay commands."""
+        sweep = self.workload.sweep
+        if sweep.settle is None:
+            return
+        self.note(
+            f"{self.where('settle')}: write debt settling (at most {sweep.settle_timeout_s} s)"
+        )
+        record, commands = settle(
+            self.server.connect, sweep.settle_timeout_s, self.server.client_command
+        )
+        self.document["settle"] = record
+        self.calls.commands += commands
+        if record.get("timed_out"):
+            self.note(f"{self.where('settle')}: timed out, measuring anyway: {record['after']}")
 
     # -- the run --
 

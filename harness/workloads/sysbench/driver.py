@@ -50,7 +50,8 @@ class SysbenchDriver:
         return commands.run_argv(binary, self.workload, target, threads, seconds)
 
     def measure(self, run: RunContext) -> None:
-        """Check the query plan, warm up, then one measured step per thread level."""
+        """Check the query plan, warm up, let write debt settle when asked, then one measured
+        step per thread level."""
         sweep, workload = self.workload.sweep, self.workload
         target = run.server.sysbench_target()
         if project_lua.is_project_test(workload.test):
@@ -58,6 +59,7 @@ class SysbenchDriver:
         if sweep.warmup_seconds:
             argv = self.run_argv(run.sysbench, target, sweep.threads[0], sweep.warmup_seconds)
             run.calls("warm up (not measured)", argv)
+        run.settle()  # after the warm-up, whose writes would otherwise burden the first step
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)

@@ -72,3 +72,15 @@ def test_redacted_credentials_are_left_out_with_a_note(tmp_path):
     assert "<redacted>" not in rebuilt.text
     assert load_campaign(path).base_mycnf == measured
     assert any(note.startswith("server.my_cnf: report_password") for note in rebuilt.notes)
+
+
+def test_a_run_that_let_write_debt_settle_is_rebuilt_with_the_same_wait(tmp_path):
+    run = json.loads((RUNS / COMPLETE[0]).read_text())
+    run["settle"] = {"rule": "checkpoint", "timeout_s": 120,
+                     "before": {"checkpoint_age_kb": 30000, "dirty_pages": 900}}  # fmt: skip
+    rebuilt = rebuild_campaign(run, "run.json", "/usr")
+    path = tmp_path / "campaign.toml"
+    path.write_text(rebuilt.text)
+    (workload,) = load_campaign(path).workloads
+    assert workload.sweep.settle == "checkpoint" and workload.sweep.settle_timeout_s == 120
+    assert any("write debt settles first" in note for note in rebuilt.notes)

@@ -1,0 +1,139 @@
+"""Let write debt settle before a workload's first measured step (`[sweep] settle =
+"checkpoint"`), so that step does not pay for the writes of the load, the warm-up or the
+workload before it, and every variant starts from the same state. Mark Callaghan's Insert
+Benchmark waits after its write steps for the same reason.
+
+The wait sets innodb_max_dirty_pages_pct to 0 (InnoDB then flushes every dirty page, and the
+checkpoint follows the flushed pages), waits until the checkpoint age is at most
+CHECKPOINT_SHARE of the redo log capacity (innodb_log_file_size x innodb_log_files_in_group)
+and the dirty pages at most DIRTY_SHARE of the buffer pool's pages, or until the timeout, then
+puts the setting back. 5 % of the capacity is what generator/analysis/write_debt.py lets a
+step climb; 1 % of the pool is the dirty-page target of Callaghan's post-write step
+(harness/workloads/sysbench/postwrite.py). A timeout is no failure: the run goes on, and its
+document says the wait timed out and where the debt stood.
+
+The wait polls one SELECT over information_schema.GLOBAL_STATUS once a second (settled_query);
+the replay commands hold the same query in a shell loop, so a reader's replay waits the same
+way. A server without Innodb_checkpoint_age (MySQL) cannot be judged: the run records why it
+did not wait.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pymysql
+
+RULE = "checkpoint"
+CHECKPOINT_SHARE = 0.05
+DIRTY_SHARE = 0.01
+FLUSH_VARIABLE = "innodb_max_dirty_pages_pct"
+AGE_STATUS = "INNODB_CHECKPOINT_AGE"
+DIRTY_STATUS = "INNODB_BUFFER_POOL_PAGES_DIRTY"
+POLL_S = 1.0
+
+
+def _status(cursor, name: str) -> int | None:
+    cursor.execute(
+        "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = %s",
+        (name,),
+    )
+    row = cursor.fetchone()
+    return int(row[0]) if row and str(row[0]).isdigit() else None
+
+
+def _one(cursor, sql: str) -> int:
+    cursor.execute(sql)
+    return int(cursor.fetchone()[0])
+
+
+def _variable(cursor, name: str) -> str | None:
+    cursor.execute("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES"
+                   " WHERE VARIABLE_NAME = %s", (name.upper(),))  # fmt: skip
+    row = cursor.fetchone()
+    return None if row is None else str(row[0])
+
+
+def _debt(cursor) -> dict[str, int | None]:
+    age = _status(cursor, AGE_STATUS)
+    return {
+        "checkpoint_age_kb": None if age is None else age // 1024,
+        "dirty_pages": _status(cursor, DIRTY_STATUS),
+    }
+
+
+def settled_query(age_limit_bytes: int, dirty_limit: int) -> str:
+    """One SELECT that reads 1 when the debt is under both limits, else 0."""
+    value = (
+        "(SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = '{}')"
+    )
+    return (
+        f"SELECT {value.format(AGE_STATUS)} <= {age_limit_bytes}"
+        f" AND {value.format(DIRTY_STATUS)} <= {dirty_limit}"
+    )
+
+
+def wait_command(check: str, timeout_s: int) -> str:
+    """The wait as a reader's shell runs it: the check once a second, at most timeout_s times
+    (check: the client command line of settled_query; its last output line is the value)."""
+    return (
+        f'for second in $(seq {timeout_s}); do [ "$({check} | tail -n 1)" = 1 ] && break;'
+        " sleep 1; done"
+    )
+
+
+def settle(
+    connect: Callable[[], pymysql.connections.Connection],
+    timeout_s: int,
+    client_command: Callable[[str], str],
+) -> tuple[dict, list[dict[str, str]]]:
+    """Wait for the write debt to settle; returns the run document's "settle" record and the
+    statements run, as purpose/command pairs."""
+    done: list[dict[str, str]] = []
+    with connect() as conn, conn.cursor() as cursor:
+
+        def run(purpose: str, sql: str) -> None:
+            cursor.execute(sql)
+            done.append(
+                {"purpose": f"settle write debt: {purpose}", "command": client_command(sql)}
+            )
+
+        before = _debt(cursor)
+        record: dict = {"rule": RULE, "timeout_s": timeout_s, "before": before}
+        log_size = int(_variable(cursor, "innodb_log_file_size") or 0)
+        capacity = log_size * int(_variable(cursor, "innodb_log_files_in_group") or 1)
+        pool_pages = _status(cursor, "INNODB_BUFFER_POOL_PAGES_TOTAL") or 0
+        if before["checkpoint_age_kb"] is None or capacity == 0:
+            record["note"] = "the server reports no Innodb_checkpoint_age: not waited"
+            return record, done
+        age_limit = int(CHECKPOINT_SHARE * capacity)
+        dirty_limit = int(DIRTY_SHARE * pool_pages)
+        record["thresholds"] = {"checkpoint_age_kb": age_limit // 1024, "dirty_pages": dirty_limit}
+        original = _variable(cursor, FLUSH_VARIABLE)
+        record["max_dirty_pages_pct"] = original
+        started = time.monotonic()
+        settled = False
+        try:
+            run(
+                f"flush every dirty page ({FLUSH_VARIABLE} = 0)",
+                f"SET GLOBAL {FLUSH_VARIABLE} = 0",
+            )
+            check = settled_query(age_limit, dirty_limit)
+            deadline = started + timeout_s
+            while not (settled := _one(cursor, check) == 1) and time.monotonic() < deadline:
+                time.sleep(POLL_S)
+            done.append({
+                "purpose": f"settle write debt: wait (at most {timeout_s} s) for checkpoint age"
+                f" <= {age_limit // 1024} KB and dirty pages <= {dirty_limit}",
+                "command": wait_command(client_command(check), timeout_s),
+            })  # fmt: skip
+        finally:
+            run(f"restore {FLUSH_VARIABLE}", f"SET GLOBAL {FLUSH_VARIABLE} = {original}")
+        after = _debt(cursor)
+        record.update(
+            after=after,
+            waited_s=round(time.monotonic() - started, 1),
+            timed_out=not settled,
+        )
+    return record, done

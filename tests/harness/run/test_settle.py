@@ -1,0 +1,118 @@
+"""[sweep] settle (harness/run/settle.py) against a real sandboxed MariaDB: tiny data whose
+writes leave a checkpoint age and dirty pages, then the wait."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from pathlib import Path
+
+import pytest
+
+import contract
+from harness.run import settle as settle_module
+from harness.run.settle import settle
+from harness.servers.sandbox import Binaries, Sandbox
+from tests.helpers.cli_runs import run_cli, write_campaign
+from tests.helpers.site_build import build_with_article
+
+pytestmark = pytest.mark.server
+
+MYCNF = "[mysqld]\nskip_log_bin\ninnodb_buffer_pool_size = 64M\ninnodb_log_file_size = 48M\n"
+
+
+@pytest.fixture(scope="module")
+def box(tmp_path_factory: pytest.TempPathFactory):
+    workdir = tmp_path_factory.mktemp("settle") / "srv"
+    with Sandbox(Binaries.find(Path("/usr")), workdir, MYCNF) as server:
+        with server.connect() as conn, conn.cursor() as cursor:
+            cursor.execute("CREATE DATABASE debt")
+            cursor.execute("CREATE TABLE debt.t (id INT PRIMARY KEY, v VARCHAR(200))")
+        yield server
+
+
+def _write(server: Sandbox, letter: str) -> None:
+    """About 10 MB of rows rewritten: dirty pages and redo since the last checkpoint."""
+    with server.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("USE debt")
+        cursor.execute(f"REPLACE INTO t SELECT seq, REPEAT('{letter}', 200) FROM seq_1_to_40000")
+        conn.commit()
+
+
+def _max_dirty_pct(server: Sandbox) -> float:
+    with server.connect() as conn, conn.cursor() as cursor:
+        cursor.execute("SELECT @@innodb_max_dirty_pages_pct")
+        return float(cursor.fetchone()[0])
+
+
+def test_settle_waits_the_debt_away_and_restores_the_setting(box):
+    original = _max_dirty_pct(box)
+    _write(box, "a")
+    record, commands = settle(box.connect, 60, box.client_command)
+    before, after, limits = record["before"], record["after"], record["thresholds"]
+    assert before["checkpoint_age_kb"] > limits["checkpoint_age_kb"]  # there was debt
+    assert before["dirty_pages"] > limits["dirty_pages"]
+    assert after["checkpoint_age_kb"] <= limits["checkpoint_age_kb"]
+    assert after["dirty_pages"] <= limits["dirty_pages"]
+    assert record["timed_out"] is False and 0 < record["waited_s"] < 60
+    # 5 % of the 48 MB log, 1 % of the 64 MB pool's 4,096 pages
+    assert limits == {"checkpoint_age_kb": int(0.05 * 48 * 1024 * 1024) // 1024, "dirty_pages": 40}
+    assert float(record["max_dirty_pages_pct"]) == original == _max_dirty_pct(box)
+    assert [c["purpose"].split(":")[1].split()[0] for c in commands] == [
+        "flush",
+        "wait",
+        "restore",
+    ]
+    assert commands[1]["command"].startswith("for second in $(seq 60)")
+
+
+def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeypatch):
+    original = _max_dirty_pct(box)
+    _write(box, "b")
+    monkeypatch.setattr(settle_module, "DIRTY_SHARE", -1.0)  # a limit no server reaches
+    record, commands = settle(box.connect, 2, box.client_command)
+    assert record["timed_out"] is True and record["waited_s"] >= 2
+    assert record["after"]["dirty_pages"] is not None
+    assert _max_dirty_pct(box) == original
+    assert commands[-1]["purpose"] == "settle write debt: restore innodb_max_dirty_pages_pct"
+
+
+def test_a_campaign_with_settle_records_the_wait_before_the_first_step(tmp_path):
+    campaign = write_campaign(tmp_path, threads="[1]", seconds=1)
+    text = campaign.read_text().replace(
+        "sleep_seconds = 0\n",
+        'sleep_seconds = 0\nsettle = "checkpoint"\nsettle_timeout_seconds = 60\n',
+    )
+    campaign.write_text(text)
+    result = run_cli(tmp_path, campaign)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == [] and len(runs) == 2
+    for run in runs:
+        record = run["settle"]
+        assert record["rule"] == "checkpoint" and record["timeout_s"] == 60
+        assert record["timed_out"] is False
+        assert record["after"]["dirty_pages"] <= record["thresholds"]["dirty_pages"]
+        assert (
+            record["max_dirty_pages_pct"]
+            == run["server"]["variables"]["innodb_max_dirty_pages_pct"]
+        )
+        purposes = [c["purpose"] for c in run["reproduce"]["commands"]]
+        settled = [i for i, p in enumerate(purposes) if p.startswith("settle write debt")]
+        measured = [i for i, p in enumerate(purposes) if p.startswith("measure at")]
+        assert len(settled) == 3 and max(settled) < min(measured)
+
+    # the run page says what the wait did, and the replay does the same wait
+    body = f'{{{{< ratios campaign="{runs[0]["campaign"]["id"]}" >}}}}'
+    public = build_with_article(tmp_path / "site", body, [tmp_path / "data"])
+    page = public / "runs" / runs[0]["id"] / "index.html"
+    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", page.read_text())).split())
+    record = runs[0]["settle"]
+    assert "Write debt settled in" in text and "s (at most 60): checkpoint age" in text
+    restored = record["max_dirty_pages_pct"]
+    assert f"innodb_max_dirty_pages_pct at 0 for the wait and {restored} again" in text
+    replay = (public / "runs" / runs[0]["id"] / "replay.sh").read_text()
+    assert (
+        "SET GLOBAL innodb_max_dirty_pages_pct = 0" in replay
+        and "for second in $(seq 60)" in replay
+    )
