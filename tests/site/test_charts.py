@@ -63,16 +63,27 @@ class _DrawingReader(HTMLParser):
         elif self._open_box and tag != "img":
             self._open_box = False
 
+    @property
+    def charts(self) -> int:
+        return len(self.drawings)
+
+
+def _chart_pages(public: Path, reader_type: type) -> list:
+    """(page, a reader_type fed with it) for every built page holding a chart."""
+    pages = []
+    for page in public.rglob("*.html"):
+        reader = reader_type()
+        reader.feed(page.read_text())
+        if reader.charts:
+            pages.append((page, reader))
+    return pages
+
 
 def test_every_chart_shows_an_existing_drawing_and_only_the_first_loads_eagerly(built_site):
     _, public = built_site
-    pages = 0
-    for page in public.rglob("*.html"):
-        reader = _DrawingReader()
-        reader.feed(page.read_text())
-        if not reader.drawings:
-            continue
-        pages += 1
+    pages = _chart_pages(public, _DrawingReader)
+    assert len(pages) > 100
+    for page, reader in pages:
         assert None not in reader.drawings, f"{page}: a chart box without its drawing"
         loading = [drawing["loading"] for drawing in reader.drawings]
         assert loading == ["eager"] + ["lazy"] * (len(loading) - 1), page
@@ -84,7 +95,6 @@ def test_every_chart_shows_an_existing_drawing_and_only_the_first_loads_eagerly(
             size = {key: int(root.get(key)) for key in ("width", "height")}
             assert {key: int(drawing[key]) for key in size} == DRAWING_SIZE, page
             assert size == DRAWING_SIZE, svg  # the box is the drawing's size: nothing jumps
-    assert pages > 100
 
 
 def _assert_safe(config: dict, where: str) -> None:
@@ -98,16 +108,11 @@ def _assert_safe(config: dict, where: str) -> None:
 
 def test_no_chart_config_lets_a_request_leave_the_site(built_site):
     _, public = built_site
-    pages_with_charts = 0
-    for page in public.rglob("*.html"):
-        reader = _ConfigReader()
-        reader.feed(page.read_text())
-        if not reader.charts:
-            continue
-        pages_with_charts += 1
+    pages_with_charts = _chart_pages(public, _ConfigReader)
+    assert len(pages_with_charts) > 100
+    for page, reader in pages_with_charts:
         assert reader.config_text, f"{page}: charts without the site's Plotly config"
         _assert_safe(json.loads(reader.config_text), str(page))
-    assert pages_with_charts > 100
     figures = list((public / "figures").rglob("*.json"))
     assert figures
     for path in figures:
