@@ -6,6 +6,12 @@ bars, grouped bars, a log, linear or category x axis with the figure's tick labe
 from zero per panel (yaxis, yaxis2 by their domains), the legend and text annotations. Traces
 take their hue and dash by figures/style.py's rules, as the Plotly charts do; text and grid
 follow the reader's light or dark scheme through a media query.
+
+Browsers with JavaScript show the drawing at once too, until plotly.js has drawn the chart in
+the same box (_partials/chart.html, js/charts.js). So every drawing has one size, DRAWING_SIZE
+(the box's aspect ratio, written for the templates as hugo.Data.drawing), and a longer legend
+takes its rows from the plot, as Plotly's legend does; 900 units wide, so its text is about
+Plotly's 13 px where an article is widest.
 """
 
 from __future__ import annotations
@@ -17,8 +23,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from generator.figures.style import log_ticks, tick_label, trace_styles
 
-WIDTH, PLOT_HEIGHT = 720, 300
+WIDTH, HEIGHT = 900, 400
+DRAWING_SIZE = {"width": WIDTH, "height": HEIGHT}
 LEFT, RIGHT, TOP, AXIS_BOTTOM = 70, 20, 24, 46
+MIN_PLOT_HEIGHT = 150  # below this a very long legend makes the drawing taller instead
 LEGEND_ROW, LEGEND_ITEM = 18, 150  # a legend entry's height and width
 TICK_TARGET = 5  # about this many labelled ticks per axis
 # Plotly's dash names as SVG stroke-dasharray values (solid draws none).
@@ -117,14 +125,14 @@ def _as_categories(
 
 
 def _panels(
-    traces: list[dict[str, Any]], layout: dict[str, Any]
+    traces: list[dict[str, Any]], layout: dict[str, Any], plot_height: float
 ) -> list[tuple[str, dict[str, Any], float, float]]:
     """(axis key, axis spec, top px, bottom px) per y axis the traces use, from its domain."""
     panels = []
     for key in dict.fromkeys(t.get("yaxis", "y") for t in traces):
         spec = layout.get("yaxis" + key.removeprefix("y"), {})
         low, high = spec.get("domain", [0, 1])
-        panels.append((key, spec, TOP + (1 - high) * PLOT_HEIGHT, TOP + (1 - low) * PLOT_HEIGHT))
+        panels.append((key, spec, TOP + (1 - high) * plot_height, TOP + (1 - low) * plot_height))
     return panels
 
 
@@ -186,10 +194,11 @@ def figure_svg(figure: dict[str, Any]) -> str:
     xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
     xs += [x + side * step / 2 for t in bars for x, _, _ in _points(t) for side in (-1, 1)]
     legend_rows = math.ceil(len(traces) / ((WIDTH - LEFT) // LEGEND_ITEM)) if traces else 0
-    height = TOP + PLOT_HEIGHT + AXIS_BOTTOM + legend_rows * LEGEND_ROW
-    bottom = TOP + PLOT_HEIGHT
+    below_plot = AXIS_BOTTOM + legend_rows * LEGEND_ROW
+    height = max(HEIGHT, TOP + MIN_PLOT_HEIGHT + below_plot)
+    bottom = height - below_plot
     x_axis = _Axis(xs, x_spec, LEFT, WIDTH - RIGHT, zero=False)
-    panels = _panels(traces, layout) or [("y", layout.get("yaxis", {}), TOP, bottom)]
+    panels = _panels(traces, layout, bottom - TOP) or [("y", layout.get("yaxis", {}), TOP, bottom)]
     title = f"{axis_title(panels[0][1], 'y')} vs {axis_title(x_spec, 'x')}"
     opening = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {height}" '

@@ -13,6 +13,7 @@ from generator.figures.downsample import thinned_figures
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
 from generator.figures.plotly_config import PLOTLY_CONFIG
+from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
@@ -54,6 +55,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         ),
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
         site.PLOTLY_DATA: _json_bytes(PLOTLY_CONFIG),
+        site.DRAWING_DATA: _json_bytes(DRAWING_SIZE),
         site.BROWSE_INDEX: _json_bytes(browse_index(runs), compact=True),
     }
     for name, doc in schema_docs().items():

@@ -25,6 +25,8 @@ build_dir/
   data/plotly.json                          the Plotly config of every chart: hugo.Data.plotly
                                             (_partials/scripts.html writes it into the page for
                                             js/plot.js)
+  data/drawing.json                         the one size of every figure's static drawing
+                                            (figures/svg.py): hugo.Data.drawing (_partials/chart.html)
   data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
   data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
   data/runfacts/<run>.json                  memory fit, passes, trust, disclosure, plain settings an
@@ -55,6 +57,7 @@ CAMPAIGNS_DATA = f"{DATA}/campaigns"
 RUNTABLES_DATA = f"{DATA}/runtables"
 DRILLDOWN_DATA = f"{DATA}/drilldown.json"
 PLOTLY_DATA = f"{DATA}/plotly.json"
+DRAWING_DATA = f"{DATA}/drawing.json"
 IBENCH_DATA = f"{DATA}/ibench"
 MONITOR_DATA = f"{DATA}/monitor"
 RUNFACTS_DATA = f"{DATA}/runfacts"
@@ -62,8 +65,8 @@ REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
 RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
 GENERATED_DATA = (
-    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, IBENCH_DATA, MONITOR_DATA,
-    RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA,
+    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, IBENCH_DATA,
+    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"

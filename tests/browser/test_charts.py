@@ -1,5 +1,6 @@
-"""Charts and lists in headless Chromium: the modebar offers no cloud or select button and no
-tab stop, and /browse/ names repeated runs apart."""
+"""Charts and lists in headless Chromium: a chart's static drawing shows before plotly.js arrives
+and the Plotly chart replaces it in a box of the same height, the modebar offers no cloud or
+select button and no tab stop, and /browse/ names repeated runs apart."""
 
 from __future__ import annotations
 
@@ -15,6 +16,69 @@ FORBIDDEN_TITLES = ("cloud", "chart studio", "select", "lasso", "plotly", "pan",
 def _first_run_page(public) -> str:
     page = min(public.glob("runs/*/index.html"))
     return "/" + page.parent.relative_to(public).as_posix() + "/"
+
+
+def _named_images(figure, label: str) -> int:
+    """How many images the accessibility tree names with label inside figure."""
+    return figure.aria_snapshot().count(f'img "{label}"')
+
+
+def test_the_drawing_shows_at_once_and_the_chart_replaces_it_in_place(
+    built_site, site_url, browser
+):
+    _, public = built_site
+    article = min(public.glob("posts/*/index.html"))
+    path = "/" + article.parent.relative_to(public).as_posix() + "/"
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    held = []  # plotly.js requests, answered only once the drawing has been checked
+    page.route("**/plotly-basic*.js", lambda route: held.append(route))
+    box = page.locator("[data-plotly-src]").first
+    figure = page.locator("figure.chart").first
+    with page.expect_request("**/plotly-basic*.js", timeout=CHART_TIMEOUT_MS):
+        page.goto(site_url + path)
+        box.scroll_into_view_if_needed()
+    drawing = box.locator("img.chart-static")
+    label = drawing.get_attribute("alt")
+    assert label
+    assert drawing.get_attribute("loading") == "eager"
+    page.wait_for_function("document.querySelector('img.chart-static').complete")
+    assert drawing.evaluate("img => img.naturalWidth") > 0
+    shown = drawing.bounding_box()
+    before = box.bounding_box()
+    assert shown["width"] > 0 and shown["height"] > 0
+    assert shown == before  # the drawing fills the box
+    assert box.locator(".main-svg").count() == 0  # nothing drawn yet: plotly.js is held
+    assert _named_images(figure, label) == 1
+
+    for route in held:
+        route.continue_()
+    box.locator(".main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
+    drawing.wait_for(state="detached", timeout=CHART_TIMEOUT_MS)
+    after = box.bounding_box()
+    chart = box.locator(".main-svg").first.bounding_box()
+    assert abs(after["height"] - before["height"]) <= 2
+    assert abs(after["y"] - before["y"]) <= 2
+    assert abs(chart["height"] - after["height"]) <= 2  # Plotly fills the box it was given
+    assert box.get_attribute("role") == "img"
+    assert box.get_attribute("aria-label") == label
+    assert _named_images(figure, label) == 1
+    page.close()
+
+
+def test_a_chart_that_cannot_draw_keeps_its_drawing(built_site, site_url, browser):
+    _, public = built_site
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.route("**/plotly-basic*.js", lambda route: route.abort())
+    page.goto(site_url + _first_run_page(public))
+    box = page.locator("[data-plotly-src]").first
+    box.scroll_into_view_if_needed()
+    note = page.locator("figure.chart").first.locator(".chart-error")
+    note.wait_for(timeout=CHART_TIMEOUT_MS)
+    assert "Chart unavailable" in note.text_content()
+    assert note.text_content().endswith("see the data table below.")
+    page.wait_for_function("document.querySelector('img.chart-static').complete")
+    assert box.locator("img.chart-static").evaluate("img => img.naturalWidth") > 0
+    page.close()
 
 
 def test_modebar_has_no_cloud_or_select_button_and_no_tab_stop(built_site, site_url, browser):

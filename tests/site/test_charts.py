@@ -1,14 +1,17 @@
-"""The committed site's charts and lists as built: no chart config lets a request leave the
+"""The committed site's charts and lists as built: every chart shows a drawing that exists at
+the box's size (only the page's first loaded eagerly), no chart config lets a request leave the
 site, Insert Benchmark runs show their own headline figure, and numbers print by one rule."""
 
 from __future__ import annotations
 
 import json
 import re
+import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
 from generator.figures.plotly_config import CLOUD_KEYS
+from generator.figures.svg import DRAWING_SIZE
 from generator.pages.numbers import format_number
 
 # Hosts a chart could upload to or link to; none may appear in the site's own code or data.
@@ -42,6 +45,58 @@ class _ConfigReader(HTMLParser):
             self.config_text += data
 
 
+class _DrawingReader(HTMLParser):
+    """The attributes of each chart box's static drawing, in page order (None: a box without)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.drawings: list[dict[str, str | None] | None] = []
+        self._open_box = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        if "data-plotly-src" in attributes:
+            self.drawings.append(None)
+            self._open_box = True
+        elif self._open_box and tag == "img" and "chart-static" in (attributes.get("class") or ""):
+            self.drawings[-1] = attributes
+        elif self._open_box and tag != "img":
+            self._open_box = False
+
+    @property
+    def charts(self) -> int:
+        return len(self.drawings)
+
+
+def _chart_pages(public: Path, reader_type: type) -> list:
+    """(page, a reader_type fed with it) for every built page holding a chart."""
+    pages = []
+    for page in public.rglob("*.html"):
+        reader = reader_type()
+        reader.feed(page.read_text())
+        if reader.charts:
+            pages.append((page, reader))
+    return pages
+
+
+def test_every_chart_shows_an_existing_drawing_and_only_the_first_loads_eagerly(built_site):
+    _, public = built_site
+    pages = _chart_pages(public, _DrawingReader)
+    assert len(pages) > 100
+    for page, reader in pages:
+        assert None not in reader.drawings, f"{page}: a chart box without its drawing"
+        loading = [drawing["loading"] for drawing in reader.drawings]
+        assert loading == ["eager"] + ["lazy"] * (len(loading) - 1), page
+        for drawing in reader.drawings:
+            assert drawing["alt"], (page, drawing["src"])
+            svg = public / drawing["src"].lstrip("/")
+            assert svg.is_file(), (page, drawing["src"])
+            root = ET.parse(svg).getroot()
+            size = {key: int(root.get(key)) for key in ("width", "height")}
+            assert {key: int(drawing[key]) for key in size} == DRAWING_SIZE, page
+            assert size == DRAWING_SIZE, svg  # the box is the drawing's size: nothing jumps
+
+
 def _assert_safe(config: dict, where: str) -> None:
     for key in CLOUD_KEYS:
         assert not config.get(key), (where, key)
@@ -53,16 +108,11 @@ def _assert_safe(config: dict, where: str) -> None:
 
 def test_no_chart_config_lets_a_request_leave_the_site(built_site):
     _, public = built_site
-    pages_with_charts = 0
-    for page in public.rglob("*.html"):
-        reader = _ConfigReader()
-        reader.feed(page.read_text())
-        if not reader.charts:
-            continue
-        pages_with_charts += 1
+    pages_with_charts = _chart_pages(public, _ConfigReader)
+    assert len(pages_with_charts) > 100
+    for page, reader in pages_with_charts:
         assert reader.config_text, f"{page}: charts without the site's Plotly config"
         _assert_safe(json.loads(reader.config_text), str(page))
-    assert pages_with_charts > 100
     figures = list((public / "figures").rglob("*.json"))
     assert figures
     for path in figures:

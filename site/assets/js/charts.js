@@ -1,5 +1,8 @@
 // Draws every [data-plotly-src] placeholder when it nears the viewport. plotly.js (1.2 MB) is
-// fetched once, on the first chart that becomes visible, so pages stay light until scrolled to.
+// fetched once, on the first chart that nears it, so pages stay light until scrolled to. Until
+// then the box shows the figure's static drawing (_partials/chart.html), which sizes the box
+// and covers the chart while Plotly draws under it: the drawing goes once the chart is drawn,
+// and stays, with a note under it, if drawing fails.
 import * as params from '@params';
 import { fetchJson } from './dom.js';
 import { attachDrilldown } from './drilldown.js';
@@ -14,7 +17,25 @@ async function draw(el) {
   const [figure] = await Promise.all([fetchJson(el.dataset.plotlySrc), loadPlotly(params.plotly)]);
   const filename = el.dataset.plotlySrc.split('/').slice(-2).join('-').replace(/\.json$/, '');
   await plot(params.plotly, el, figure.data, figure.layout, filename);
+  uncover(el);
   attachDrilldown(el, el.closest('figure') ?? el, DRILLDOWN);
+}
+
+// The drawing's alt text moves to the box, so a screen reader meets one image throughout.
+function uncover(el) {
+  const drawing = el.querySelector(':scope > .chart-static');
+  el.setAttribute('role', 'img');
+  el.setAttribute('aria-label', drawing.alt);
+  drawing.remove();
+}
+
+// Beside the box, kept with the drawing it stands in for; read after it.
+function reportFailure(el, error) {
+  const note = document.createElement('p');
+  note.className = 'chart-error';
+  note.textContent = `Chart unavailable (${error.message}); see the data table below.`;
+  el.after(note);
+  console.error(error);
 }
 
 const observer = new IntersectionObserver(
@@ -22,10 +43,7 @@ const observer = new IntersectionObserver(
     for (const entry of entries) {
       if (!entry.isIntersecting) continue;
       observer.unobserve(entry.target);
-      draw(entry.target).catch((error) => {
-        entry.target.textContent = `Chart unavailable (${error.message}); see the data table below.`;
-        console.error(error);
-      });
+      draw(entry.target).catch((error) => reportFailure(entry.target, error));
     }
   },
   { rootMargin: VIEWPORT_MARGIN },
