@@ -14,7 +14,7 @@ APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver 
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
-.PHONY: help demo test build serve validate lint system-packages venv servers plotly screenshot clean
+.PHONY: help demo test build serve validate lint system-packages venv servers plotly axe screenshot clean
 
 help:
 	@echo "make demo   - install what is missing, run the demo campaign, build the site"
@@ -23,6 +23,7 @@ help:
 	@echo "make serve  - preview the site with live reload"
 	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central (with mvn) into .servers/"
 	@echo "make plotly - re-fetch the vendored plotly.js basic bundle (with npm pack)"
+	@echo "make axe    - re-fetch the vendored axe-core the accessibility tests run (with npm pack)"
 	@echo "make screenshot - redraw docs/article.png, the README's picture of an article (ARTICLE=<slug>)"
 
 system-packages:
@@ -45,6 +46,10 @@ $(STAMP): pyproject.toml
 # Re-fetch the committed plotly.js basic bundle (site/assets/vendor/), integrity pinned.
 plotly:
 	tools/fetch-plotly.sh
+
+# Re-fetch the committed axe-core of the accessibility tests (tests/browser/vendor/), integrity pinned.
+axe:
+	tools/fetch-axe.sh
 
 # The README's picture of an article page, from the committed data (headless Chromium).
 screenshot: system-packages venv

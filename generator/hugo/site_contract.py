@@ -15,7 +15,8 @@ build_dir/
                                             (fig: CAMPAIGN_FIGURE_METRICS)
   assets/compare/index.json                 the compare page's index: _partials/scripts.html,
                                             read by js/compare.js
-  assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js
+  assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js,
+                                            browse/section.html (the list without JavaScript)
   data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
                                             (campaigns/page.html, helpers/campaign.html, page.html)
   data/runtables/<run>.json                 run page counters and per-second TPS:

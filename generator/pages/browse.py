@@ -12,9 +12,8 @@ from typing import Any
 
 from contract import RunDocument
 from generator.analysis.hosts import host_of
-from generator.pages.run_label import pass_name, run_headline
+from generator.pages.run_label import product_name, run_headline, run_name
 
-PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 OPTION_VALUE_CHARS = 60  # an optimizer_switch or a cipher list is longer; a filter needs less
 
 
@@ -43,24 +42,24 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
 
 def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
     """{"campaigns": {id: title}, "hosts": {fingerprint: name}, "runs": [record, ...]} newest
-    first; each record holds the fields the filters match (product, version, workload, campaign,
-    host fingerprint, options), the pass of a repeated run and its headline figure
-    (pages/run_label.py)."""
+    first; each record holds the run's name (its page's title), the fields the filters match
+    (product, version, workload, campaign, host fingerprint, options) and its headline figure
+    (pages/run_label.py). js/browse.js draws the filtered list from it, and
+    layouts/browse/section.html the whole list for readers without JavaScript."""
     options = variant_options(runs)
     hosts = {run["id"]: host_of(run) for run in runs}
     records = [
         {
             "id": run["id"],
             "date": run["started_at"][:10],
-            "product": PRODUCT_NAMES.get(run["server"]["product"], run["server"]["product"]),
+            "name": run_name(run),
+            "product": product_name(run),
             "version": run["server"]["version"],
             "workload": run["workload"]["name"],
             "campaign": run["campaign"]["id"],
-            "variant": run["variant"],
             "host": hosts[run["id"]]["fingerprint"],
             "status": run["status"],
             "options": options[run["id"]],
-            "pass": pass_name(run),
             "headline": run_headline(run),
         }
         for run in sorted(runs, key=lambda run: (run["started_at"], run["id"]), reverse=True)

@@ -15,6 +15,14 @@ from typing import Any
 from contract import RunDocument, ibench_steps
 from generator.pages.ibench import headline, is_ibench
 
+PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
+
+
+def product_name(run: RunDocument) -> str:
+    """The server product as lists show it ("MariaDB"), or its recorded name when unknown."""
+    product = run["server"]["product"]
+    return PRODUCT_NAMES.get(product, product)
+
 
 def run_headline(run: RunDocument) -> dict[str, Any]:
     """{"value": number or None, "label": what it is, e.g. "max TPS" or "l.i0 inserts/s"}."""
@@ -35,3 +43,12 @@ def pass_name(run: RunDocument) -> str:
     ""."""
     repeat = run.get("repeat")
     return f"repeat {repeat['index']} of {repeat['of']}" if repeat else ""
+
+
+def run_name(run: RunDocument) -> str:
+    """The run's name as its run page's title gives it (content/runs/_content.gotmpl):
+    "oltp-rw on MariaDB 11.4.5, binlog-off", with ", repeat 2 of 3" for a pass."""
+    name = f"{run['workload']['name']} on {product_name(run)} {run['server']['version']}"
+    name = f"{name}, {run['variant']}"
+    passed = pass_name(run)
+    return f"{name}, {passed}" if passed else name

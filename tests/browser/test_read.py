@@ -18,8 +18,8 @@ pytestmark = pytest.mark.browser
 # The Chromium and the localhost server of the site smoke test, one of each for this module.
 
 LIGHT_FG, DARK_FG = "rgb(26, 26, 26)", "rgb(221, 221, 221)"  # --fg in site.css
-# Tab presses allowed to reach the theme toggle: title, the nav links, then the toggle.
-TABS_TO_TOGGLE = 8
+# Tab presses allowed to reach the theme toggle: the skip link, title, the nav links, the toggle.
+TABS_TO_TOGGLE = 9
 
 
 @pytest.fixture(scope="module")
@@ -35,6 +35,12 @@ def _rows(page) -> list[str]:
     )
 
 
+def _filtered_view(page) -> None:
+    """Waits for js/browse.js: the page arrives listing every run, with the filters hidden until
+    the script has the index and has drawn the list the URL asks for."""
+    page.locator("#browse-filters").wait_for()
+
+
 def _watch_errors(page) -> list[str]:
     errors: list[str] = []
     page.on("console", lambda m: m.type == "error" and errors.append(m.text))
@@ -46,7 +52,7 @@ def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
     page = browser.new_page()
     errors = _watch_errors(page)
     page.goto(site_url + "/browse/")
-    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    _filtered_view(page)
     assert _rows(page) == [run["id"] for run in index["runs"]]
 
     page.select_option("select[name=workload]", "point-select")
@@ -64,7 +70,7 @@ def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
     # The URL alone restores the view.
     linked = browser.new_page()
     linked.goto(page.url)
-    linked.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    _filtered_view(linked)
     assert _rows(linked) == expected
     assert linked.input_value("select[name=workload]") == "point-select"
     linked.close()
@@ -82,7 +88,7 @@ def test_the_host_filter_names_each_machine_and_matches_its_fingerprint(site_url
     """The committed runs come from two VMs both called "vm": two hosts, not one."""
     page = browser.new_page()
     page.goto(site_url + "/browse/")
-    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    _filtered_view(page)
     offered = page.eval_on_selector_all(
         "select[name=host] option[value]:not([value=''])",
         "options => options.map(o => [o.value, o.textContent])",
@@ -181,7 +187,7 @@ def test_download_links_return_the_run_s_numbers(site_url, browser, committed_ru
 def test_the_theme_toggle_and_filters_are_reached_by_keyboard(site_url, browser):
     page = browser.new_page()
     page.goto(site_url + "/browse/")
-    page.wait_for_function("document.querySelectorAll('#browse-results tbody tr').length > 0")
+    _filtered_view(page)
     for _ in range(TABS_TO_TOGGLE):
         page.keyboard.press("Tab")
         if page.evaluate("document.activeElement.id") == "theme-toggle":

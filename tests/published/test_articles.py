@@ -9,7 +9,7 @@ import re
 import pytest
 
 from generator.analysis.hosts import host_of
-from generator.pages.browse import PRODUCT_NAMES
+from generator.pages.run_label import PRODUCT_NAMES
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"

@@ -1,5 +1,7 @@
 // The /browse/ filters: one <select> per field of the generated index, the list redrawn on every
-// change, and the choices kept in the URL's query so a filtered list can be linked.
+// change, and the choices kept in the URL's query so a filtered list can be linked. The page
+// arrives with every run listed from the same index (layouts/browse/section.html) and the
+// filters hidden: they are shown once the index is here.
 import * as params from '@params';
 import { fetchJson } from './dom.js';
 import { formatNumber } from './format.js';
@@ -58,9 +60,7 @@ function render(runs, { campaign: campaigns, host: hosts }) {
   const matching = runs.filter((run) => filters.every(([name, value]) => FIELDS[name](run).includes(value)));
   const rows = matching.slice(0, MAX_ROWS).map((run) => {
     const row = document.createElement('tr');
-    // Named as its run page's title is, the pass of a repeated run included.
-    const name = `${run.workload} on ${run.product} ${run.version}, ${run.variant}${run.pass ? `, ${run.pass}` : ''}`;
-    cell(row, link(`${params.runs}${run.id}/`, name));
+    cell(row, link(`${params.runs}${run.id}/`, run.name));
     cell(row, run.date);
     cell(row, link(`${params.campaigns}${run.campaign}/`, campaigns[run.campaign] ?? run.campaign));
     cell(row, hosts[run.host] ?? run.host);
@@ -90,6 +90,7 @@ async function main() {
   // "reset" fires before the form clears its fields.
   form.addEventListener('reset', () => setTimeout(() => { saveToUrl(); render(runs, names); }));
   render(runs, names);
+  form.hidden = false;
 }
 
 main().catch((error) => {

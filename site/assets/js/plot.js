@@ -22,6 +22,20 @@ function untabModebar(el) {
   for (const button of el.querySelectorAll('.modebar-btn')) button.setAttribute('tabindex', '-1');
 }
 
+// A role="img" element may hold nothing interactive, and Plotly's modebar holds buttons: once a
+// chart is drawn, its container's label moves onto the drawing (the first .main-svg), and is kept
+// in data-label for a redraw that makes a new one.
+function labelDrawing(el) {
+  const svg = el.querySelector('svg.main-svg');
+  const label = el.getAttribute('aria-label') ?? el.dataset.label;
+  if (!svg || !label) return;
+  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-label', label);
+  el.dataset.label = label;
+  el.removeAttribute('role');
+  el.removeAttribute('aria-label');
+}
+
 let plotlyReady = null;
 
 export function loadPlotly(src) {
@@ -66,9 +80,10 @@ export async function plot(plotlySrc, el, data, layout, filename) {
     toImageButtonOptions: { ...base.toImageButtonOptions, filename },
   });
   untabModebar(el);
+  labelDrawing(el);
   if (!el.dataset.untabbed) {
     el.dataset.untabbed = 'on';
-    el.on('plotly_afterplot', () => untabModebar(el));
+    el.on('plotly_afterplot', () => { untabModebar(el); labelDrawing(el); });
   }
   return el;
 }
