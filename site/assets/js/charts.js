@@ -2,7 +2,8 @@
 // fetched once, on the first chart that nears it, so pages stay light until scrolled to. Until
 // then the box shows the figure's static drawing (_partials/chart.html), which sizes the box
 // and covers the chart while Plotly draws under it: the drawing goes once the chart is drawn,
-// and stays, with a note under it, if drawing fails.
+// and stays, with a note under it, if drawing fails. Its alt text becomes the label of Plotly's
+// drawing (plot.js), so a screen reader meets one image throughout.
 import * as params from '@params';
 import { fetchJson } from './dom.js';
 import { attachDrilldown } from './drilldown.js';
@@ -16,17 +17,11 @@ async function draw(el) {
   // Both downloads at once: plotly.js is only fetched the first time.
   const [figure] = await Promise.all([fetchJson(el.dataset.plotlySrc), loadPlotly(params.plotly)]);
   const filename = el.dataset.plotlySrc.split('/').slice(-2).join('-').replace(/\.json$/, '');
-  await plot(params.plotly, el, figure.data, figure.layout, filename);
-  uncover(el);
-  attachDrilldown(el, el.closest('figure') ?? el, DRILLDOWN);
-}
-
-// The drawing's alt text moves to the box, so a screen reader meets one image throughout.
-function uncover(el) {
   const drawing = el.querySelector(':scope > .chart-static');
-  el.setAttribute('role', 'img');
-  el.setAttribute('aria-label', drawing.alt);
+  el.dataset.label = drawing.alt; // plot.js names Plotly's drawing with it
+  await plot(params.plotly, el, figure.data, figure.layout, filename);
   drawing.remove();
+  attachDrilldown(el, el.closest('figure') ?? el, DRILLDOWN);
 }
 
 // Beside the box, kept with the drawing it stands in for; read after it.
