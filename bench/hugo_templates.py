@@ -23,13 +23,13 @@ import argparse
 import json
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
-from build_scaling import DEFAULT_TEMPLATE, timed_child, write_data
+from build_scaling import DEFAULT_TEMPLATE, GENERATE_SNIPPET, timed_child, write_data
 from committed_data import committed_data
 
-from generator.hugo.build import generate
 from generator.hugo.command import hugo_binary, hugo_command, hugo_env
 
 METRIC_ROW = re.compile(r"^\s*([\d.]+)\s+(µs|ms|s)\s+.*?\s(\S+)$")
@@ -100,7 +100,10 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
         write_data(DEFAULT_TEMPLATE, args.runs, root / "data")
-        generate([committed_data(root / "committed"), root / "data"], root / "build")
+        # A child, as in build_scaling.py: a forked Hugo would report this process's RSS.
+        committed = committed_data(root / "committed")
+        generate = [sys.executable, "-c", GENERATE_SNIPPET, str(committed), str(root / "data")]
+        timed_child([*generate, str(root / "build")])
         metrics_build(root, args.top)
         overlay = root / "build" / "hugo.overlay.json"
         floor_build(root, "floor (empty site)", "floor\n", None)
