@@ -75,7 +75,7 @@ def metrics_build(root: Path, top: int) -> None:
 
 def floor_build(root: Path, name: str, layout: str, data_overlay: Path | None) -> None:
     """One page rendered by `layout`, optionally with the archive's data mounts."""
-    site = root / name
+    site = root / re.sub(r"\W+", "-", name)  # Hugo refuses some punctuation in a source path
     (site / "layouts").mkdir(parents=True)
     (site / "layouts" / "home.html").write_text(layout)
     (site / "hugo.toml").write_text(EMPTY_SITE)
