@@ -5,19 +5,17 @@ following the pager, and a list that fits on one page has no pager (layouts/_par
 from __future__ import annotations
 
 import json
-import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from tests.helpers.paths import FIXTURE_RUNS, REPO
-from tests.helpers.site_build import build_with_article
+from tests.helpers.paths import FIXTURE_RUNS
+from tests.helpers.site_build import PAGER_SIZE, build_with_article
 
 pytestmark = pytest.mark.site
 
 SOURCE_CAMPAIGN = "binlog-sync-policies-20261123-133014"
-PAGER_SIZE = tomllib.loads((REPO / "site" / "hugo.toml").read_text())["pagination"]["pagerSize"]
 
 
 class _ListPage(HTMLParser):
