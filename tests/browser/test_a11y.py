@@ -42,6 +42,13 @@ def _smallest(public: Path, pattern: str, holding: str = "") -> str:
     return "/" + page.parent.relative_to(public).as_posix() + "/"
 
 
+def _paginated(public: Path, section: str) -> str:
+    """The URL path of a list's second page (the committed runs fill more than one)."""
+    second = public / section / "page" / "2" / "index.html"
+    assert second.is_file(), f"/{section}/ fits on one page: no pager to check"
+    return f"/{section}/page/2/"
+
+
 @pytest.fixture(scope="module")
 def page_kinds(built_site, committed_runs) -> dict[str, str]:
     """One URL path per page kind of the committed site."""
@@ -60,6 +67,8 @@ def page_kinds(built_site, committed_runs) -> dict[str, str]:
         "run": _smallest(public, "runs/*/index.html", "data-plotly-src"),
         "campaign": f"/campaigns/{campaign}/",
         "browse": "/browse/",
+        # The second page of the run list: its pager marks the current page between two links.
+        "paginated list": _paginated(public, "runs"),
         "taxonomy": "/hosts/",
         "term": _smallest(public, "hosts/*/index.html"),
         "404": "/404.html",

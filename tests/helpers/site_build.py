@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import json
 import shutil
+import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
 from generator.hugo.build import generate
 from generator.hugo.command import overlay_mounts, run_build
 from tests.helpers.paths import REPO
+
+# Entries a paginated list (runs, campaigns, a term's runs) shows on one page.
+PAGER_SIZE = tomllib.loads((REPO / "site" / "hugo.toml").read_text())["pagination"]["pagerSize"]
 
 
 def data_of(tmp_path: Path, run_files: list, keep: Callable[[dict], bool]) -> Path:
