@@ -55,7 +55,9 @@ def main() -> None:
     print(f"\n{'cum ms/run':>10} {'own ms/run':>10}  function (under cProfile)")
     for (file, line, name), (_, _, own, cumulative, _) in rows[: args.top]:
         where = f"{Path(file).name}:{line}" if line else file
-        print(f"{1000 * cumulative / args.runs:>10.2f} {1000 * own / args.runs:>10.2f}  {name} {where}")
+        print(
+            f"{1000 * cumulative / args.runs:>10.2f} {1000 * own / args.runs:>10.2f}  {name} {where}"
+        )
     counts: Counter[str] = Counter()
     sizes: Counter[str] = Counter()
     for rel, content in files.items():

@@ -31,7 +31,7 @@ def _points(figure: dict) -> list[int]:
 
 
 def _as_dict(figure) -> dict:
-    return json.loads(figure.to_json())
+    return json.loads(json.dumps(figure))  # as the build writes it
 
 
 def test_a_short_figure_is_left_alone():
@@ -87,7 +87,7 @@ def test_thousands_of_steps_share_the_figure_budget():
 def test_downloads_keep_every_point_and_the_drawing_is_thinned():
     run = long_series_run()
     rel = run_figure(run["id"], "series")
-    files = {rel: run_figures(run)["series"].to_json().encode()}
+    files = {rel: json.dumps(run_figures(run)["series"]).encode()}
     downloads = figure_downloads(files)
     stem = figure_download_stem(rel)
     rows = list(csv.reader(io.StringIO(downloads[f"{stem}.csv"].decode())))
