@@ -16,7 +16,7 @@ from generator.figures.downsample import (
 )
 from generator.figures.monitor import monitor_figures
 from generator.figures.sweep import run_figures
-from generator.hugo.site_contract import figure_download_stem, run_figure
+from generator.hugo.site_contract import figure_data_download, figure_download_stem, run_figure
 from tests.helpers.long_runs import (
     LONG_SERIES,
     MANY_STEPS,
@@ -92,7 +92,8 @@ def test_downloads_keep_every_point_and_the_drawing_is_thinned():
     stem = figure_download_stem(rel)
     rows = list(csv.reader(io.StringIO(downloads[f"{stem}.csv"].decode())))
     assert len(rows) == 1 + 30 + LONG_SERIES
-    assert len(json.loads(downloads[f"{stem}.json"])["traces"][1]["y"]) == LONG_SERIES
+    data = json.loads(downloads[figure_data_download(rel)])["series"]
+    assert len(data["traces"][1]["y"]) == LONG_SERIES
     drawn = downloads[f"{stem}.svg"].decode()
     assert len(drawn) < 200_000 and "thinned" in drawn
     thinned = json.loads(thinned_figures(files)[rel])
