@@ -175,7 +175,7 @@ def test_a_run_s_downloads_hold_its_steps(built_site, committed_runs):
         for name in ("p95", "p99")
         for step in run["steps"]
     ]
-    data = json.loads((base / "tps.json").read_text())
+    data = json.loads((base / "figures.json").read_text())["tps"]
     assert data["x_title"] == "threads"
     assert data["traces"][0]["x"] == [step["threads"] for step in run["steps"]]
     assert data["traces"][0]["y"] == [step["tps"] for step in run["steps"]]
