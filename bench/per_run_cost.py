@@ -36,11 +36,15 @@ def _kind(rel: str) -> str:
     return f"{'/'.join(parts[:2])}{'/*' if len(parts) > 2 else ''}"
 
 
-def main() -> None:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=1000)
-    parser.add_argument("--top", type=int, default=25)
-    args = parser.parse_args()
+    parser.add_argument("--runs", type=int, default=1000, help="synthetic runs to generate")
+    parser.add_argument("--top", type=int, default=25, help="functions to list")
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = _arguments()
     with tempfile.TemporaryDirectory() as scratch:  # hugo_inputs reads the run files
         write_data(DEFAULT_TEMPLATE, args.runs, Path(scratch))
         run_files = load_runs([Path(scratch)])
