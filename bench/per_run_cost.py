@@ -5,7 +5,7 @@
 The runs are bench/build_scaling.py's (11 thread levels of per-second series, campaigns of
 variants x workloads), loaded through the contract as a build loads them; loading is not
 profiled. Prints hugo_inputs' wall time, the functions with the most cumulative time per run
-(cProfile, so each is inflated by the profiler by about the same factor), and the files and
+(cProfile on CPU time, so each is inflated by the profiler by about the same factor), and the files and
 bytes written per run, by kind. hugo_inputs runs on one core: its CPU time is the figure to
 compare when other work shares the machine. Nothing is asserted: the figures describe this machine.
 """
@@ -51,7 +51,7 @@ def main() -> None:
         started, cpu_started = time.perf_counter(), time.process_time()
         files = hugo_inputs(run_files)
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu_started
-        profile = cProfile.Profile()
+        profile = cProfile.Profile(time.process_time)  # CPU time: others share the machine
         profile.runcall(hugo_inputs, run_files)
     print(f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}; {args.runs} runs")
     print(
