@@ -1,10 +1,13 @@
 """The files behind each generated figure, at stable URLs beside the page that owns it.
 
 Every Plotly figure the generator writes to assets/figures/<owner>/<name>.json gets
-static/<owner>/<name>.csv and .json (the data, for a reader to download) and .svg (a static
-drawing for RSS readers and browsers without JavaScript, of the thinned figure a browser draws:
-generator/figures/downsample.py). <owner> is runs/<run id> or
-campaigns/<campaign id>/<workload>, so a run's files sit next to its page, run.json and my.cnf.
+static/<owner>/<name>.csv (its data, for a reader to download) and .svg (a static drawing for
+RSS readers and browsers without JavaScript, of the thinned figure a browser draws:
+generator/figures/downsample.py). The data as JSON is one file per owner,
+static/<owner>/figures.json, keyed by figure name: a monitored run has a dozen figures, and a
+file each made a fifth of the files of an archive (each chart's JSON link leads to that file).
+<owner> is runs/<run id> or campaigns/<campaign id>/<workload>, so a run's files sit next to its
+page, run.json and my.cnf.
 """
 
 from __future__ import annotations
@@ -16,7 +19,12 @@ from typing import Any
 
 from generator.figures.downsample import thin_figure
 from generator.figures.svg import axis_title, figure_svg
-from generator.hugo.site_contract import figure_download_stem, is_figure
+from generator.hugo.site_contract import (
+    figure_data_download,
+    figure_download_stem,
+    figure_name,
+    is_figure,
+)
 
 
 def _range_bounds(
@@ -68,9 +76,10 @@ def figure_csv(data: dict[str, Any]) -> str:
 
 
 def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
-    """CSV and data JSON (every point) and SVG (as drawn) for every figure among the generated
-    files."""
+    """CSV (every point) and SVG (as drawn) for every figure among the generated files, and the
+    data JSON (every point) of each owner's figures."""
     downloads = {}
+    owners: dict[str, dict[str, Any]] = {}
     for rel, content in files.items():
         if not is_figure(rel):
             continue
@@ -78,8 +87,8 @@ def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
         data = figure_data(figure)
         stem = figure_download_stem(rel)
         downloads[f"{stem}.csv"] = figure_csv(data).encode()
-        downloads[f"{stem}.json"] = json.dumps(
-            data, separators=(",", ":"), allow_nan=False
-        ).encode()
         downloads[f"{stem}.svg"] = figure_svg(thin_figure(figure) or figure).encode()
+        owners.setdefault(figure_data_download(rel), {})[figure_name(rel)] = data
+    for rel, data_by_name in owners.items():
+        downloads[rel] = json.dumps(data_by_name, separators=(",", ":"), allow_nan=False).encode()
     return downloads

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import plotly.graph_objects as go
-
 from contract import RunDocument
+from generator.figures.plain import Figure, figure
 from generator.hugo.site_contract import monitor_figure
 from generator.pages.monitor import families, monitored_steps, step_label
 
@@ -20,7 +19,7 @@ def _seconds(timestamp: str) -> float:
     return datetime.fromisoformat(timestamp).timestamp()
 
 
-def monitor_figures(run: RunDocument) -> dict[str, go.Figure]:
+def monitor_figures(run: RunDocument) -> dict[str, Figure]:
     """monitor-<family> figures; empty when the run has no per-second samples."""
     steps = monitored_steps(run)
     if not steps:
@@ -40,13 +39,12 @@ def monitor_figures(run: RunDocument) -> dict[str, go.Figure]:
                 x += [round(start + t, 1) for t in series["t"]] + [None]  # None breaks the line
                 y += [*series[metric], None]
             if x:
-                traces.append(go.Scatter(name=metric, x=x, y=y, mode="lines"))
+                traces.append({"type": "scatter", "name": metric, "x": x, "y": y, "mode": "lines"})
         if not traces:
             continue
-        figures[monitor_figure(family)] = go.Figure(
-            data=traces,
-            layout={
-                "template": "none",
+        figures[monitor_figure(family)] = figure(
+            traces,
+            {
                 "xaxis": {"title": {"text": "seconds since the first step"}},
                 "yaxis": {"title": {"text": unit}, "rangemode": "tozero"},
                 "annotations": [

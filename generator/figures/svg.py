@@ -71,20 +71,25 @@ class _Axis:
             pad = (self.high - self.low) * 0.04 or 0.5
             self.low, self.high = self.low - pad, self.high + pad
         self.start, self.end = start, end
+        # Called for every point drawn: the span and width once, the same arithmetic per point.
+        self._span, self._width = (self.high - self.low) or 1.0, end - start
 
     def _scale(self, value: float) -> float:
         return math.log10(value) if self.log else value
 
     def __call__(self, value: float) -> float:
-        span = (self.high - self.low) or 1.0
-        return self.start + (self._scale(value) - self.low) / span * (self.end - self.start)
+        scaled = math.log10(value) if self.log else value
+        return self.start + (scaled - self.low) / self._span * self._width
+
+
+_NUMBER = (int, float)  # a tuple: isinstance with `int | float` builds the union at every call
 
 
 def _points(trace: dict[str, Any]) -> list[tuple[float, float, int]]:
     return [
         (x, y, index)
         for index, (x, y) in enumerate(zip(trace["x"], trace["y"], strict=True))
-        if isinstance(x, int | float) and isinstance(y, int | float)
+        if isinstance(x, _NUMBER) and isinstance(y, _NUMBER)
     ]
 
 

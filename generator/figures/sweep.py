@@ -1,17 +1,13 @@
-"""Plotly figures for run and campaign pages, as figure objects (pure; no I/O).
-
-The look (fonts, colours, grid) lives in site/assets/js/charts.js, so each figure carries
-only data, axis titles and the thread ticks: template="none" keeps every file a few hundred bytes.
-"""
+"""Plotly figures for run and campaign pages, as plain figure dicts (figures/plain.py; pure, no
+I/O): each carries only data, axis titles and the thread ticks, a few hundred bytes."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from typing import Any
 
-import plotly.graph_objects as go
-
 from contract import RunDocument, sysbench_steps
+from generator.figures.plain import Figure, figure
 from generator.hugo.site_contract import campaign_figure_id
 
 
@@ -25,17 +21,9 @@ def _threads_axis(threads: list[int]) -> dict[str, Any]:
     }
 
 
-def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) -> go.Figure:
-    # Unvalidated: plotly.py's checks were two thirds of the generator's time per run; the
-    # test suite validates every generated figure instead (tests/generator/test_figure_data.py).
-    return go.Figure(
-        data=traces,
-        layout={
-            "template": "none",
-            "xaxis": x_axis,
-            "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"},
-        },
-        _validate=False,
+def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) -> Figure:
+    return figure(
+        traces, {"xaxis": x_axis, "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"}}
     )
 
 
@@ -90,9 +78,7 @@ def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str,
     return line
 
 
-def run_figures(
-    run: RunDocument, trust: list[dict[str, Any]] | None = None
-) -> dict[str, go.Figure]:
+def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> dict[str, Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/analysis/trust.py entries) marks unstable steps on the TPS curve."""
     steps = sysbench_steps(run)
@@ -129,7 +115,7 @@ def run_figures(
     }
 
 
-def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
+def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
     its repeats, with bars spanning their range when there are several. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
@@ -154,8 +140,8 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, go.Figure]:
             error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
             values = [cell["value"] for cell in shown]
             traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
-        figure = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
+        overlay = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.
-        figure.update_layout(hovermode="closest")
-        figures[campaign_figure_id(metric)] = figure
+        overlay["layout"]["hovermode"] = "closest"
+        figures[campaign_figure_id(metric)] = overlay
     return figures

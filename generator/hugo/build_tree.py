@@ -78,7 +78,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust[run["id"]])
         figures = {**own, **monitor_figures(run)}
         for name, figure in figures.items():
-            files[site.run_figure(run["id"], name)] = figure.to_json().encode()
+            files[site.run_figure(run["id"], name)] = _json_bytes(figure, compact=True)
         if averages := step_averages(run):
             files[site.data_file(site.MONITOR_DATA, run["id"])] = _json_bytes(averages)
         files[site.data_file(site.RUNTABLES_DATA, run["id"])] = _json_bytes(run_tables(run))
@@ -88,7 +88,7 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         for workload in overlays:
             for name, figure in campaign_figures(workload).items():
                 rel = site.campaign_figure(summary["id"], workload["name"], name)
-                files[rel] = figure.to_json().encode()
+                files[rel] = _json_bytes(figure, compact=True)
     downloads = figure_downloads(files)  # from the full figures: every point
     files.update(thinned_figures(files))  # what the browser draws
     files.update(downloads)

@@ -38,7 +38,9 @@ build_dir/
   static/runs/<run>/run.json, my.cnf, replay.sh
                                             download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
-  static/<owner>/<fig>.csv, .json, .svg     each figure's data and drawing: _partials/chart.html
+  static/<owner>/<fig>.csv, .svg            each figure's data and drawing: _partials/chart.html
+  static/<owner>/figures.json               the data of every figure of that owner, by figure id:
+                                            linked by _partials/chart.html as each chart's JSON
   static/provenance/<sha256>.diff           the uncommitted changes a campaign ran with, as stored
                                             beside the results: linked by run/repro.html through
                                             runfacts' provenance.snapshot.diff_url
@@ -116,6 +118,20 @@ def figure_download_stem(figure_path: str) -> str:
     """assets/figures/<owner>/<fig>.json -> static/<owner>/<fig>: the figure's page-relative
     URL without extension, as _partials/chart.html derives it."""
     return f"{STATIC}/" + figure_path.removeprefix(FIGURES_DIR + "/").removesuffix(".json")
+
+
+FIGURE_DATA = "figures.json"  # beside an owner's figure downloads: all their data, by figure id
+
+
+def figure_data_download(figure_path: str) -> str:
+    """assets/figures/<owner>/<fig>.json -> static/<owner>/figures.json, as _partials/chart.html
+    derives it: one file for every figure of a run (or a campaign workload), not one per figure."""
+    return figure_download_stem(figure_path).rsplit("/", 1)[0] + "/" + FIGURE_DATA
+
+
+def figure_name(figure_path: str) -> str:
+    """assets/figures/<owner>/<fig>.json -> <fig>."""
+    return figure_path.rsplit("/", 1)[1].removesuffix(".json")
 
 
 def is_figure(path: str) -> bool:

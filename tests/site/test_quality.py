@@ -143,7 +143,8 @@ def test_every_figure_links_its_data_and_drawing(built_site):
     assert any(stem.startswith("campaigns/") for stem in stems)
     for stem in stems:
         figure = json.loads((public / "figures" / f"{stem}.json").read_text())
-        data = json.loads((public / f"{stem}.json").read_text())
+        owner, name = stem.rsplit("/", 1)
+        data = json.loads((public / owner / "figures.json").read_text())[name]
         assert [t["y"] for t in data["traces"]] == [t["y"] for t in figure["data"]], stem
         rows = list(csv.reader(io.StringIO((public / f"{stem}.csv").read_text())))
         points = sum(
@@ -164,8 +165,9 @@ def test_a_run_s_downloads_hold_its_steps(built_site, committed_runs):
     )
     base = public / "runs" / run["id"]
     page = (base / "index.html").read_text()
-    for kind in ("csv", "json", "svg"):
+    for kind in ("csv", "svg"):
         assert f'href="/runs/{run["id"]}/tps.{kind}"' in page
+    assert f'href="/runs/{run["id"]}/figures.json"' in page
     assert f'id="fig-runs-{run["id"].replace(".", "-")}-tps"' in page
     rows = list(csv.DictReader(io.StringIO((base / "latency.csv").read_text())))
     assert [(row["trace"], int(row["threads"]), float(row["latency (ms)"])) for row in rows] == [
@@ -173,7 +175,7 @@ def test_a_run_s_downloads_hold_its_steps(built_site, committed_runs):
         for name in ("p95", "p99")
         for step in run["steps"]
     ]
-    data = json.loads((base / "tps.json").read_text())
+    data = json.loads((base / "figures.json").read_text())["tps"]
     assert data["x_title"] == "threads"
     assert data["traces"][0]["x"] == [step["threads"] for step in run["steps"]]
     assert data["traces"][0]["y"] == [step["tps"] for step in run["steps"]]

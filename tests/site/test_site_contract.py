@@ -129,5 +129,6 @@ def test_every_generated_file_is_at_a_contract_path(generated):
     prefixes = (site.MONITOR_FIGURE_PREFIX, site.IBENCH_FIGURE_PREFIX)
     assert ids and all(i in known or i.startswith(prefixes) for i in ids), ids
     for figure in figures:
-        for extension in ("csv", "json", "svg"):
+        for extension in ("csv", "svg"):
             assert f"{site.figure_download_stem(figure)}.{extension}" in generated
+        assert site.figure_data_download(figure) in generated

@@ -103,12 +103,12 @@ def test_single_pass_cells_have_no_spread(fixture_runs):
                 assert cell["spread"] is None
                 if cell["interval"] is not None:  # one pass: noise from the kept seconds
                     assert cell["interval"]["method"] == "per-second samples"
-        assert "error_y" not in json.loads(campaign_figures(workload)["tps"].to_json())["data"][0]
+        assert "error_y" not in campaign_figures(workload)["tps"]["data"][0]
 
 
 def test_campaign_curves_carry_the_repeat_range_as_error_bars(pair, repeated):
     workload = summarize_campaign(repeated)["workloads"][0]
-    figure = json.loads(campaign_figures(workload)["tps"].to_json())
+    figure = campaign_figures(workload)["tps"]
     for trace, variant in zip(figure["data"], workload["variants"], strict=True):
         cells = [_cell({"workloads": [workload]}, "tps", x, variant) for x in trace["x"]]
         assert trace["y"] == [cell["value"] for cell in cells]

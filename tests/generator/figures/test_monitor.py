@@ -1,7 +1,5 @@
 """Monitoring time lines and their data tables, from fixture runs that carry step.monitor."""
 
-import json
-
 import pytest
 
 import contract
@@ -33,7 +31,7 @@ def monitored_run(fixture_runs) -> dict:
 def test_one_figure_per_family_with_every_step_on_one_axis(monitored_run):
     figures = monitor_figures(monitored_run)
     assert set(figures) == {f"monitor-{family}" for family in FAMILIES}
-    cpu = json.loads(figures["monitor-cpu"].to_json())
+    cpu = figures["monitor-cpu"]
     steps = monitored_steps(monitored_run)
     assert [a["text"] for a in cpu["layout"]["annotations"]] == [
         f"{step['threads']} thr" for step in steps
@@ -91,7 +89,7 @@ def test_sampled_innodb_metrics_get_a_chart_per_recorded_kind(monitored_run):
         ("innodb-metrics-counters", COUNTER, "per second", 1.0),
         ("innodb-metrics-values", VALUE, "value as read", 5000.0),
     ):
-        figure = json.loads(figures[f"monitor-{family}"].to_json())
+        figure = figures[f"monitor-{family}"]
         assert [trace["name"] for trace in figure["data"]] == [metric]
         assert figure["layout"]["yaxis"]["title"]["text"] == unit
         table = tables[f"monitor-{family}"]
@@ -105,7 +103,7 @@ def test_sampled_innodb_metrics_without_kinds_stay_one_chart_said_to_be_mixed(mo
     figures = monitor_figures(run)
     assert "monitor-innodb-metrics-counters" not in figures
     assert "monitor-innodb-metrics-values" not in figures
-    figure = json.loads(figures["monitor-innodb-metrics"].to_json())
+    figure = figures["monitor-innodb-metrics"]
     assert sorted(trace["name"] for trace in figure["data"]) == sorted([COUNTER, VALUE])
     table = step_averages(run)["monitor-innodb-metrics"]
     assert table["metrics"] == sorted([COUNTER, VALUE])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 
 import plotly.offline
@@ -19,7 +18,7 @@ def test_run_figures_plot_each_step(fixture_runs):
         if not run["steps"] or run["workload"]["tool"] == "ibench":  # test_generator_ibench.py
             continue
         threads = [step["threads"] for step in run["steps"]]
-        figures = {name: json.loads(fig.to_json()) for name, fig in run_figures(run).items()}
+        figures = run_figures(run)
         tps = figures["tps"]
         assert tps["data"][0]["x"] == threads
         assert tps["data"][0]["y"] == [step["tps"] for step in run["steps"]]
@@ -36,7 +35,7 @@ def test_unstable_steps_are_crosses_on_the_tps_curve(fixture_runs):
         if not run["steps"] or run["workload"]["tool"] == "ibench":
             continue
         trust = run_trust(run)
-        line = json.loads(run_figures(run, trust)["tps"].to_json())["data"][0]
+        line = run_figures(run, trust)["tps"]["data"][0]
         unstable = [entry["steady"] is False for entry in trust]
         if any(unstable):
             assert line["marker"]["symbol"] == ["x" if u else "circle" for u in unstable]
@@ -49,7 +48,7 @@ def test_unstable_steps_are_crosses_on_the_tps_curve(fixture_runs):
 def test_campaign_figures_have_a_line_per_variant(fixture_runs):
     for summary in summarize_campaigns([run for _, run in fixture_runs]):
         for workload in summary["workloads"]:
-            figure = json.loads(campaign_figures(workload)["tps"].to_json())
+            figure = campaign_figures(workload)["tps"]
             assert [trace["name"] for trace in figure["data"]] == workload["variants"]
 
 

@@ -4,7 +4,6 @@ table, the per-step figures, and the campaign's absolute/relative tables with th
 from __future__ import annotations
 
 import copy
-import json
 import statistics
 
 import pytest
@@ -33,7 +32,7 @@ def test_run_report_has_a_row_per_step_and_figures_per_measured_step(ibench_runs
     assert [row["step"] for row in report["background"]] == [
         step["step"] for step in run["steps"] if step["kind"] == "query"
     ]
-    figures = {name: json.loads(fig.to_json()) for name, fig in ibench_figures(run).items()}
+    figures = ibench_figures(run)
     for step in report["steps"]:
         rates = figures[f"ibench-{step['slug']}"]["data"]
         assert rates and all(len(trace["x"]) == len(trace["y"]) for trace in rates)
