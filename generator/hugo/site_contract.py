@@ -13,8 +13,8 @@ build_dir/
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
                                             campaign overlay: _partials/campaign/figure.html
                                             (fig: CAMPAIGN_FIGURE_METRICS)
-  assets/compare/index.json                 the compare page's index: _partials/scripts.html,
-                                            read by js/compare.js
+  assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
+                                            _partials/scripts.html, read by js/compare/catalogue.js
   assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js,
                                             browse/section.html (the list without JavaScript)
   data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
@@ -35,6 +35,8 @@ build_dir/
   data/replay/<run>.json                    the Reproduce list (variables, commands): hugo.Data.replay
                                             (run/repro.html)
   data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)
+  static/compare/<campaign>.json            one campaign's part of the compare index, fetched by
+                                            js/compare/catalogue.js (params.campaigns)
   static/runs/<run>/run.json, my.cnf, replay.sh
                                             download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
@@ -50,7 +52,7 @@ ASSETS, DATA, STATIC = "assets", "data", "static"
 OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator keeps in sync
 
 FIGURES_DIR = f"{ASSETS}/figures"
-COMPARE_INDEX = f"{ASSETS}/compare/index.json"
+COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
 BROWSE_INDEX = f"{ASSETS}/browse/index.json"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
@@ -71,6 +73,7 @@ GENERATED_DATA = (
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
+COMPARE_STATIC = f"{STATIC}/compare"
 RUN_DOCUMENT = "run.json"
 MY_CNF = "my.cnf"
 REPLAY_SH = "replay.sh"
@@ -105,6 +108,11 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def compare_campaign_file(campaign_id: str) -> str:
+    """One campaign's file of the compare index."""
+    return f"{COMPARE_STATIC}/{campaign_id}.json"
 
 
 def static_file(url_path: str) -> str:
