@@ -19,6 +19,7 @@ from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
 from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
+from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.campaign import summarize_campaigns
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import split_compare_index
@@ -58,8 +59,13 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
         site.PLOTLY_DATA: _json_bytes(PLOTLY_CONFIG),
         site.DRAWING_DATA: _json_bytes(DRAWING_SIZE),
-        site.BROWSE_INDEX: _json_bytes(browse_index(runs), compact=True),
     }
+    browse = browse_index(runs)
+    files[site.BROWSE_FILTERS] = _json_bytes(browse_filters(browse), compact=True)
+    pages = browse_pages(browse)
+    for page in pages:
+        files[site.browse_page(page["number"])] = _json_bytes(page, compact=True)
+    files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(runs)})
     for campaign_id, content in campaign_files.items():
         files[site.compare_campaign_file(campaign_id)] = _json_bytes(content, compact=True)
     for name, doc in schema_docs().items():

@@ -15,8 +15,13 @@ build_dir/
                                             (fig: CAMPAIGN_FIGURE_METRICS)
   assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
                                             _partials/scripts.html, read by js/compare/catalogue.js
-  assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js,
-                                            browse/section.html (the list without JavaScript)
+  assets/browse/filters.json                what /browse/'s filters match, every run
+                                            (pages/browse_split.py): _partials/scripts.html, js/browse.js
+  assets/browse/pages/<n>.json              the /browse/ rows of page n: browse/section.html,
+                                            browse/page.html (the list without JavaScript), fetched
+                                            by js/browse.js
+  data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
+                                            (browse/_content.gotmpl, _partials/browse/pages.html)
   data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
                                             (campaigns/page.html, helpers/campaign.html, page.html)
   data/runtables/<run>.json                 run page counters and per-second TPS:
@@ -53,7 +58,8 @@ OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator 
 
 FIGURES_DIR = f"{ASSETS}/figures"
 COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
-BROWSE_INDEX = f"{ASSETS}/browse/index.json"
+BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
+BROWSE_PAGES = f"{ASSETS}/browse/pages"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGNS_DATA = f"{DATA}/campaigns"
@@ -66,10 +72,11 @@ MONITOR_DATA = f"{DATA}/monitor"
 RUNFACTS_DATA = f"{DATA}/runfacts"
 REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
+BROWSE_DATA = f"{DATA}/browse.json"
 RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
 GENERATED_DATA = (
     CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, IBENCH_DATA,
-    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA,
+    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA, BROWSE_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
@@ -108,6 +115,11 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def browse_page(number: int) -> str:
+    """The rows of /browse/ page `number` (from 1)."""
+    return f"{BROWSE_PAGES}/{number}.json"
 
 
 def compare_campaign_file(campaign_id: str) -> str:

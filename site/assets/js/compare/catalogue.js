@@ -1,7 +1,7 @@
 // The compare index as the page downloads it (generator/pages/compare_split.py): the catalogue
 // first, then the file of each campaign a view or the run picker needs, each fetched once.
 // index() reassembles what is loaded into the single index's shape the other modules read:
-// every campaign of the catalogue (runs: [] until its file is here), and the runs, cells and
+// every campaign of the catalogue (its entry, with runs: [] until its file is here), and the runs, cells and
 // environments of the loaded campaigns, in the catalogue's campaign order.
 import { fetchJson } from '../dom.js';
 
@@ -20,7 +20,7 @@ export function openCatalogue(catalogue, campaignsBase) {
       if (!keys.has(key)) { keys.set(key, environments.length); environments.push(values); }
       return keys.get(key);
     };
-    index.campaigns = catalogue.campaigns.map((entry) => files.get(entry.id)?.campaign ?? { ...entry, runs: [] });
+    index.campaigns = catalogue.campaigns.map((entry) => ({ ...entry, runs: [], ...files.get(entry.id)?.campaign }));
     index.runs = [];
     index.cells = [];
     for (const { id } of catalogue.campaigns) {
