@@ -161,7 +161,9 @@ async function makeView(store) {
   async function search() {
     const [ids, found] = searchedCampaigns(index);
     const note = found > ids.length ? `; ${found} campaigns match, the runs of the first ${ids.length} are listed: narrow the filter` : '';
-    $('compare-search').textContent = filterWords().length ? `Searching ${found} campaign${found === 1 ? '' : 's'}${note}.` : '';
+    $('compare-search').textContent = filterWords().length
+      ? `Searching ${found} campaign${found === 1 ? '' : 's'}${note}.`
+      : `Type words of a campaign, variant, workload or server to list the runs of the ${index.campaigns.length} campaigns.`;
     await store.load(ids);
     renderPicker(index, state, selectedRuns(index, state));
   }
