@@ -68,8 +68,10 @@ def page_weight(public: Path, page: Path) -> dict[str, int]:
     html = page.read_bytes()
     weight = {"html": len(html), "css": 0, "js": 0, "figures": 0, "total gz": gz(html)}
     links = {link.lstrip("/") for link in ASSET_LINK.findall(html.decode())}
-    # The index a page's script fetches (browse, compare) is fingerprinted beside the page.
-    links |= {p.relative_to(public).as_posix() for p in page.parent.glob("index.*.json")}
+    # What a page's script fetches first (the compare catalogue; /browse/'s filter index and its
+    # first page) is fingerprinted beside the page.
+    first = ("catalogue.*.json", "filters.*.json", "pages/1.*.json")
+    links |= {p.relative_to(public).as_posix() for g in first for p in page.parent.glob(g)}
     for link in sorted(links):
         content = (public / link).read_bytes()
         kind = "css" if link.endswith(".css") else "figures" if link.endswith(".json") else "js"

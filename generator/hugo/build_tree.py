@@ -19,8 +19,10 @@ from generator.hugo import site_contract as site
 from generator.hugo.load import RunFile
 from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
+from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.campaign import summarize_campaigns
 from generator.pages.compare_index import compare_index
+from generator.pages.compare_split import split_compare_index
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import family_rules, step_averages
@@ -49,15 +51,23 @@ def _write_atomically(target: Path, content: bytes) -> None:
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     """Relative path -> content of every generated file (reads the run files and the schemas)."""
     runs = [run for _, run in run_files]
+    catalogue, campaign_files = split_compare_index(
+        compare_index([run for run in runs if not is_ibench(run)])
+    )
     files: dict[str, bytes] = {
-        site.COMPARE_INDEX: _json_bytes(
-            compare_index([run for run in runs if not is_ibench(run)]), compact=True
-        ),
+        site.COMPARE_CATALOGUE: _json_bytes(catalogue, compact=True),
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
         site.PLOTLY_DATA: _json_bytes(PLOTLY_CONFIG),
         site.DRAWING_DATA: _json_bytes(DRAWING_SIZE),
-        site.BROWSE_INDEX: _json_bytes(browse_index(runs), compact=True),
     }
+    browse = browse_index(runs)
+    files[site.BROWSE_FILTERS] = _json_bytes(browse_filters(browse), compact=True)
+    pages = browse_pages(browse)
+    for page in pages:
+        files[site.browse_page(page["number"])] = _json_bytes(page, compact=True)
+    files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(runs)})
+    for campaign_id, content in campaign_files.items():
+        files[site.compare_campaign_file(campaign_id)] = _json_bytes(content, compact=True)
     for name, doc in schema_docs().items():
         files[site.data_file(site.SCHEMADOC_DATA, name)] = _json_bytes(doc)
     cells = group_by_cell(runs)

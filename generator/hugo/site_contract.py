@@ -13,10 +13,15 @@ build_dir/
   assets/figures/campaigns/<campaign>/<workload>/<fig>.json
                                             campaign overlay: _partials/campaign/figure.html
                                             (fig: CAMPAIGN_FIGURE_METRICS)
-  assets/compare/index.json                 the compare page's index: _partials/scripts.html,
-                                            read by js/compare.js
-  assets/browse/index.json                  the /browse/ records: _partials/scripts.html, js/browse.js,
-                                            browse/section.html (the list without JavaScript)
+  assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
+                                            _partials/scripts.html, read by js/compare/catalogue.js
+  assets/browse/filters.json                what /browse/'s filters match, every run
+                                            (pages/browse_split.py): _partials/scripts.html, js/browse.js
+  assets/browse/pages/<n>.json              the /browse/ rows of page n: browse/section.html,
+                                            browse/page.html (the list without JavaScript), fetched
+                                            by js/browse.js
+  data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
+                                            (browse/_content.gotmpl, _partials/browse/pages.html)
   data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
                                             (campaigns/page.html, helpers/campaign.html, page.html)
   data/runtables/<run>.json                 run page counters and per-second TPS:
@@ -35,6 +40,8 @@ build_dir/
   data/replay/<run>.json                    the Reproduce list (variables, commands): hugo.Data.replay
                                             (run/repro.html)
   data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)
+  static/compare/<campaign>.json            one campaign's part of the compare index, fetched by
+                                            js/compare/catalogue.js (params.campaigns)
   static/runs/<run>/run.json, my.cnf, replay.sh
                                             download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
@@ -52,8 +59,9 @@ ASSETS, DATA, STATIC = "assets", "data", "static"
 OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator keeps in sync
 
 FIGURES_DIR = f"{ASSETS}/figures"
-COMPARE_INDEX = f"{ASSETS}/compare/index.json"
-BROWSE_INDEX = f"{ASSETS}/browse/index.json"
+COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
+BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
+BROWSE_PAGES = f"{ASSETS}/browse/pages"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGNS_DATA = f"{DATA}/campaigns"
@@ -66,13 +74,15 @@ MONITOR_DATA = f"{DATA}/monitor"
 RUNFACTS_DATA = f"{DATA}/runfacts"
 REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
+BROWSE_DATA = f"{DATA}/browse.json"
 RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
 GENERATED_DATA = (
     CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, IBENCH_DATA,
-    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA,
+    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA, BROWSE_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
+COMPARE_STATIC = f"{STATIC}/compare"
 RUN_DOCUMENT = "run.json"
 MY_CNF = "my.cnf"
 REPLAY_SH = "replay.sh"
@@ -107,6 +117,16 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def browse_page(number: int) -> str:
+    """The rows of /browse/ page `number` (from 1)."""
+    return f"{BROWSE_PAGES}/{number}.json"
+
+
+def compare_campaign_file(campaign_id: str) -> str:
+    """One campaign's file of the compare index."""
+    return f"{COMPARE_STATIC}/{campaign_id}.json"
 
 
 def static_file(url_path: str) -> str:

@@ -69,6 +69,7 @@ def page_kinds(built_site, committed_runs) -> dict[str, str]:
         "browse": "/browse/",
         # The second page of the run list: its pager marks the current page between two links.
         "paginated list": _paginated(public, "runs"),
+        "browse page": "/browse/2/",
         "taxonomy": "/hosts/",
         "term": _smallest(public, "hosts/*/index.html"),
         "404": "/404.html",
@@ -240,8 +241,20 @@ def test_browse_without_javascript_lists_every_run_and_no_dead_control(
 
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
+    # Page by page, following the pagination's links: every run once, in the index's order.
+    current = "nav[aria-label='Pages of runs'] a[aria-current='page']"
     page.goto(site_url + "/browse/")
-    assert page.eval_on_selector_all(listed, links) == expected
+    shown = page.eval_on_selector_all(listed, links)
+    pages = page.locator("nav[aria-label='Pages of runs'] a").evaluate_all(
+        "links => links.map((a) => a.getAttribute('href'))"
+    )
+    assert len(pages) > 1 and pages[0] == page.locator(current).get_attribute("href") == "/browse/"
+    for path in pages[1:]:
+        page.goto(site_url + path)
+        assert page.locator(current).get_attribute("href") == path
+        shown += page.eval_on_selector_all(listed, links)
+    assert shown == expected
+    page.goto(site_url + "/browse/")
     assert page.locator("#browse-filters").is_hidden()
     assert (
         page.locator("main select, main button").evaluate_all(

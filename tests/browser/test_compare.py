@@ -546,3 +546,29 @@ def test_a_ticked_run_keeps_the_url_short_and_an_old_long_url_still_works(
     assert _query(page.url)["campaign"] == BUFFER_POOL and _query(page.url)["runs"] == extra
     names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
     assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]
+
+
+def _compare_fetches(page, url: str) -> list[str]:
+    """Opens the view at url; the compare index's files it fetched (catalogue, campaigns)."""
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(urlparse(request.url).path))
+    _open(page, url)
+    return [path for path in fetched if path.startswith("/compare/") and path.endswith(".json")]
+
+
+def test_a_campaign_view_fetches_the_catalogue_and_that_campaign_only(compare_site, page):
+    fetched = _compare_fetches(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}")
+    assert len(fetched) == 2 and fetched[0].startswith("/compare/catalogue.")
+    assert fetched[1] == f"/compare/{BUFFER_POOL}.json"
+
+
+def test_a_pasted_url_of_two_campaigns_fetches_those_two(compare_site, page, committed_runs):
+    extra = f"{AA}.binlog-off.update-nokey.p1"
+    url = f"{compare_site}/compare/?campaign={BUFFER_POOL}&runs={extra}&workload=read-write"
+    fetched = _compare_fetches(page, url)
+    assert fetched[0].startswith("/compare/catalogue.")
+    assert sorted(fetched[1:]) == sorted([f"/compare/{BUFFER_POOL}.json", f"/compare/{AA}.json"])
+    counted = _counted_ids([run for _, run in committed_runs], BUFFER_POOL)
+    assert page.text_content("#compare-count") == str(len(counted) + 1)
+    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]

@@ -8,10 +8,12 @@ import csv
 import io
 import json
 from collections import Counter
+from urllib.parse import urlparse
 
 import pytest
 
 from generator.pages.browse import browse_index
+from generator.pages.browse_split import PAGE_RUNS
 from tests.helpers.headless import CHART_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -81,6 +83,30 @@ def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
     )
     assert "?" not in page.url
     assert not errors
+    page.close()
+
+
+def test_a_filtered_view_fetches_the_filter_index_and_the_pages_of_its_rows(
+    site_url, browser, index
+):
+    """A campaign whose runs are all past the first page: its rows come from the pages that
+    hold them, and the first page is not fetched."""
+    position = {record["id"]: at for at, record in enumerate(index["runs"])}
+    pages = {}
+    for record in index["runs"]:
+        pages.setdefault(record["campaign"], set()).add(position[record["id"]] // PAGE_RUNS + 1)
+    campaign = next(one for one, held in pages.items() if 1 not in held)
+    page = browser.new_page()
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(urlparse(request.url).path))
+    page.goto(f"{site_url}/browse/?campaign={campaign}")
+    _filtered_view(page)
+    assert _rows(page) == [r["id"] for r in index["runs"] if r["campaign"] == campaign]
+    json_files = sorted(p for p in fetched if p.startswith("/browse/") and p.endswith(".json"))
+    assert [path.split(".")[0] for path in json_files] == [
+        "/browse/filters",
+        *(f"/browse/pages/{n}" for n in sorted(pages[campaign])),
+    ]
     page.close()
 
 

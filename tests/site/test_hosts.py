@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from generator.analysis.hosts import host_of
+from tests.helpers.browse_split import reassembled_browse
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article
 
@@ -49,8 +50,9 @@ def test_browse_offers_two_hosts_for_one_hostname(two_host_site):
     assert {run["host"]["hostname"] for run in runs} == {"vm"}
     hosts = {host_of(run)["fingerprint"]: host_of(run)["name"] for run in runs}
     assert len(hosts) == 2
-    (index_file,) = (public / "browse").glob("index.*.json")
-    index = json.loads(index_file.read_text())
+    (filters,) = (public / "browse").glob("filters.*.json")
+    pages = [json.loads(path.read_text()) for path in (public / "browse" / "pages").glob("*.json")]
+    index = reassembled_browse(json.loads(filters.read_text()), pages)
     assert index["hosts"] == hosts
     by_id = {record["id"]: record["host"] for record in index["runs"]}
     assert by_id == {run["id"]: host_of(run)["fingerprint"] for run in runs}

@@ -21,6 +21,8 @@ import html5lib
 import pytest
 
 from generator.pages.browse import browse_index
+from generator.pages.browse_split import PAGE_RUNS
+from tests.helpers.browse_split import reassembled_browse
 from tests.helpers.paths import TOOLS_DIR
 from tests.helpers.tools import GO_TOOL_TIMEOUT_S, required_tool
 
@@ -183,10 +185,11 @@ def test_a_run_s_downloads_hold_its_steps(built_site, committed_runs):
 
 def test_the_browse_index_lists_every_run_with_its_varied_options(built_site, committed_runs):
     _, public = built_site
-    (published,) = public.glob("browse/index.*.json")
-    index = json.loads(published.read_text())
     runs = [doc for _, doc in committed_runs]
-    assert index == browse_index(runs)
+    (published,) = public.glob("browse/filters.*.json")
+    pages = [json.loads(path.read_text()) for path in public.glob("browse/pages/*.json")]
+    index = browse_index(runs)
+    assert reassembled_browse(json.loads(published.read_text()), pages) == index
     assert {record["id"] for record in index["runs"]} == {run["id"] for run in runs}
     sync1 = next(r for r in index["runs"] if r["id"].endswith(".binlog-sync1.point-select"))
     assert "sync_binlog=1" in sync1["options"]
@@ -195,6 +198,22 @@ def test_the_browse_index_lists_every_run_with_its_varied_options(built_site, co
     for name in ("product", "version", "workload", "campaign", "host", "option"):
         assert f'<select name="{name}">' in html
     assert "js/browse." in html
+
+
+def test_browse_pages_without_javascript_list_every_run_once(built_site, committed_runs):
+    _, public = built_site
+    index = browse_index([doc for _, doc in committed_runs])
+    first = (public / "browse" / "index.html").read_text()
+    count = len(re.findall(r'<a href="/browse/\d+/">', first)) + 1
+    assert count == -(-len(index["runs"]) // PAGE_RUNS) > 1
+    listed = []
+    for path in ["browse/index.html", *(f"browse/{n}/index.html" for n in range(2, count + 1))]:
+        html = (public / path).read_text()
+        assert html.count("<h1>") == 1 and 'aria-label="Pages of runs"' in html
+        body = html.split('id="browse-results"')[1].split("</tbody>")[0]
+        listed += re.findall(r'<tr><td><a href="/runs/([^/"]+)/">', body)
+    assert listed == [record["id"] for record in index["runs"]]
+    assert not (public / "browse" / f"{count + 1}").exists()
 
 
 def test_taxonomies_list_their_terms(built_site, committed_runs):

@@ -58,7 +58,7 @@ def test_every_generated_data_folder_is_read_by_a_template(templates):
 
 
 def test_the_indexes_and_figures_are_the_assets_templates_fetch(templates):
-    for path in (site.COMPARE_INDEX, site.BROWSE_INDEX):
+    for path in (site.COMPARE_CATALOGUE, site.BROWSE_FILTERS):
         assert f'resources.Get "{path.removeprefix(site.ASSETS + "/")}"' in templates
     figures = site.FIGURES_DIR.removeprefix(site.ASSETS + "/")
     assert f'"{figures}/runs/%s/%s.json"' in templates

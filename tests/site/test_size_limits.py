@@ -64,7 +64,7 @@ def test_a_long_option_value_stays_out_of_indexes_and_feeds(long_site):
     shared += [p for p in long_site.rglob("*.json") if "/runs/" not in p.as_posix()]
     for path in shared:
         assert marker not in path.read_text(errors="replace"), path
-    [browse] = (long_site / "browse").glob("index.*.json")
+    [browse] = (long_site / "browse").glob("filters.*.json")
     assert "optimizer_switch=" + shortened(LONG_VALUE + "1") in browse.read_text()
     run = many_steps_run()
     assert LONG_VALUE + "1" in (long_site / "runs" / run["id"] / "run.json").read_text()

@@ -1,7 +1,9 @@
 // The compare page (layouts/compare/section.html): reads the view from the URL, draws it from
-// the generated index, and writes every change back to the URL (replaceState), so the address
-// bar always holds a link that restores the same view.
+// the generated index (the catalogue, and the files of the campaigns the view names:
+// compare/catalogue.js), and writes every change back to the URL (replaceState), so the
+// address bar always holds a link that restores the same view.
 import * as params from '@params';
+import { campaignText, openCatalogue } from './compare/catalogue.js';
 import { configDiff, renderDiff } from './compare/config.js';
 import { driftBanner, environmentDrift } from './compare/drift.js';
 import { compareFigures } from './compare/figures.js';
@@ -13,6 +15,7 @@ import { attachDrilldown, fetchRun } from './drilldown.js';
 import { plot } from './plot.js';
 
 const LISTED_RUNS = 200; // the picker lists at most this many matches of the filter
+const SEARCHED_CAMPAIGNS = 10; // the picker fetches the files of at most this many campaigns a filter may match
 const DRILLDOWN = { plotlySrc: params.plotly, runsBase: params.runs, families: params.families };
 const $ = (id) => document.getElementById(id);
 
@@ -24,8 +27,21 @@ function runText(run) {
   return `${run.campaign} · ${run.label} · ${run.workload} · ${run.server}`;
 }
 
+function filterWords() {
+  return $('compare-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+// The campaigns whose runs may match the picker's filter (none without one: the picker then
+// lists the runs already loaded), and how many there are.
+function searchedCampaigns(index) {
+  const words = filterWords();
+  if (!words.length || !$('compare-picker').open) return [[], 0];
+  const matching = index.campaigns.filter((entry) => words.every((word) => campaignText(entry).toLowerCase().includes(word)));
+  return [matching.slice(0, SEARCHED_CAMPAIGNS).map((entry) => entry.id), matching.length];
+}
+
 function renderPicker(index, state, selected) {
-  const words = $('compare-filter').value.toLowerCase().split(/\s+/).filter(Boolean);
+  const words = filterWords();
   const chosen = new Set(selected.map((run) => run.id));
   const matches = index.runs.filter((run) => words.every((word) => runText(run).toLowerCase().includes(word)));
   $('compare-run-list').replaceChildren(...matches.slice(0, LISTED_RUNS).map((run) => {
@@ -75,8 +91,15 @@ function legend(index, base, metric) {
     + '— means the run has no step at that thread count; n/a that the base has none or zero.';
 }
 
-function makeView(index) {
+// The campaigns whose files a view needs: its campaign and those of the runs it names by id.
+function neededCampaigns(store, state) {
+  return [state.campaign, ...state.runs.map(store.campaignOf)].filter(Boolean);
+}
+
+async function makeView(store) {
+  const { index } = store;
   let state = readState(window.location.search, index.metrics);
+  await store.load(neededCampaigns(store, state));
   // Older links name every run by id: the same selection, written short.
   state = { ...state, ...compactSelection(index, selectedRuns(index, state).map((run) => run.id)) };
   let drawing = 0; // a newer render makes an older one's late results moot
@@ -132,7 +155,17 @@ function makeView(index) {
 
   function update(changes) {
     state = { ...state, ...changes };
-    render().catch(fail);
+    store.load(neededCampaigns(store, state)).then(render).catch(fail);
+  }
+
+  async function search() {
+    const [ids, found] = searchedCampaigns(index);
+    const note = found > ids.length ? `; ${found} campaigns match, the runs of the first ${ids.length} are listed: narrow the filter` : '';
+    $('compare-search').textContent = filterWords().length
+      ? `Searching ${found} campaign${found === 1 ? '' : 's'}${note}.`
+      : `Type words of a campaign, variant, workload or server to list the runs of the ${index.campaigns.length} campaigns.`;
+    await store.load(ids);
+    renderPicker(index, state, selectedRuns(index, state));
   }
 
   $('compare-campaign').addEventListener('change', (event) => update({ campaign: event.target.value, variants: [], runs: [], workload: '', base: '' }));
@@ -141,7 +174,8 @@ function makeView(index) {
   $('compare-metric').addEventListener('change', (event) => update({ metric: event.target.value }));
   $('compare-scale').addEventListener('change', (event) => update({ scale: event.target.value }));
   $('compare-passes').addEventListener('change', (event) => update({ passes: event.target.checked }));
-  $('compare-filter').addEventListener('input', () => renderPicker(index, state, selectedRuns(index, state)));
+  $('compare-filter').addEventListener('input', () => search().catch(fail));
+  $('compare-picker').addEventListener('toggle', () => search().catch(fail));
   // Ticking a run rewrites the selection in its shortest form: campaign, variants, passes, ids.
   $('compare-run-list').addEventListener('change', (event) => {
     const ids = new Set(selectedRuns(index, state).map((run) => run.id));
@@ -159,10 +193,11 @@ function fail(error) {
 }
 
 async function main() {
-  const index = await fetchJson(params.index);
+  const store = openCatalogue(await fetchJson(params.catalogue), params.campaigns);
+  const { index } = store;
   setOptions($('compare-campaign'), [['', '(pick runs below)'], ...index.campaigns.map((c) => [c.id, c.title])], '');
   setOptions($('compare-metric'), Object.entries(index.metrics).map(([name, info]) => [name, info.label]), '');
-  await makeView(index)();
+  await (await makeView(store))();
 }
 
 main().catch(fail);
