@@ -7,11 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.hugo import site_contract as site
-from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.build_tree import derivations
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, run_build, write_overlay
 from generator.hugo.load import ValidatedBefore, load_runs
+from generator.hugo.tree_sync import sync_tree
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,10 @@ def generate(
     build_dir = Path(build_dir)
     cache = cache or Cache(build_dir / site.CACHE_DIR, code_version())
     run_files = load_runs(data_dirs, ValidatedBefore(cache))
-    files = hugo_inputs(run_files, cache)
-    sync_tree(build_dir, files)
+    found = derivations(run_files, cache.code)
+    sync_tree(build_dir, found, cache)
     cache.prune()
-    campaigns = sum(1 for rel in files if rel.startswith(site.CAMPAIGNS_DATA + "/"))
+    campaigns = sum(1 for derivation in found if derivation.kind == "campaign")
     return len(run_files), campaigns, write_overlay(data_dirs, build_dir)
 
 

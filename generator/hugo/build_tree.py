@@ -1,12 +1,12 @@
 """Turn validated runs into the files Hugo mounts from the build dir (its layout, and which
-template reads what: generator/hugo/site_contract.py), and keep the build dir in sync with them."""
+template reads what: generator/hugo/site_contract.py), as derivations: units of files with the
+key of their inputs, which tree_sync.py writes when they changed."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Callable
 from functools import partial
-from pathlib import Path
 from typing import NamedTuple
 
 from contract import RunDocument
@@ -20,7 +20,6 @@ from generator.figures.plotly_config import PLOTLY_CONFIG
 from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
-from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.load import RunFile
 from generator.hugo.parallel import ordered_results
@@ -44,13 +43,6 @@ def _json_bytes(value: object, compact: bool = False) -> bytes:
             value, ensure_ascii=False, allow_nan=False, separators=(",", ":")
         ).encode()
     return (json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
-
-
-def _write_atomically(target: Path, content: bytes) -> None:
-    """A reader (a watching `hugo server`, an interrupted build's next run) never sees half a file."""
-    partial = target.with_name(f".{target.name}.partial")
-    partial.write_bytes(content)
-    partial.replace(target)
 
 
 def _with_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
@@ -114,91 +106,63 @@ def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     return _with_downloads(files)
 
 
-class _Derivation(NamedTuple):
-    kind: str  # the cache's folder: site, run, campaign
-    name: str  # what it is for (a run or campaign id), in Cache.derived
-    key: str
+class Derivation(NamedTuple):
+    """One unit of generated files: derived together, cached under one key, synced together."""
+
+    kind: str | None  # the cache's folder (site, run, campaign); None: not cached
+    name: str  # what it is for (a run or campaign id)
+    key: str  # the hash of everything its files depend on (cache_keys.py)
     derive: Callable[[], dict[str, bytes]]
 
-
-def _derived(derivations: list[_Derivation], cache: Cache | None) -> list[dict[str, bytes]]:
-    """Each derivation's files: stored ones from the cache, the others derived (on every core
-    when there are enough) and stored."""
-    found = [cache.get(d.kind, d.name, d.key) if cache else None for d in derivations]
-    missing = [index for index, files in enumerate(found) if files is None]
-    fresh = ordered_results([derivations[index].derive for index in missing])
-    for index, files in zip(missing, fresh, strict=True):
-        if cache:
-            cache.put(derivations[index].kind, derivations[index].key, files)
-        found[index] = files
-    return [files for files in found if files is not None]
+    @property
+    def label(self) -> str:
+        return f"{self.kind or 'copied'}/{self.name}"
 
 
-def hugo_inputs(run_files: list[RunFile], cache: Cache | None = None) -> dict[str, bytes]:
-    """Relative path -> content of every generated file (reads the run files and the schemas);
-    with a cache, only what changed since it was filled is derived (cache_keys.py says from
-    what)."""
+def derivations(run_files: list[RunFile], code: str) -> list[Derivation]:
+    """Every generated file's derivation, in a fixed order: the site-wide files, each run's (its
+    run.json included; its stored diff, checked on every build, beside it uncached), each
+    campaign's. code: the code version (cache_keys.code_version) every key starts from."""
     runs = [run for _, run in run_files]
     raw = {run["id"]: path.read_bytes() for path, run in run_files}
-    code = cache.code if cache else ""
     stamp = {run_id: f"{run_id} {document_digest(content)}" for run_id, content in raw.items()}
     cells = group_by_cell(runs)
-    campaigns = runs_by_campaign(runs)
-    derivations = [
-        _Derivation("site", "site", key(code, stamp.values()), partial(site_wide_files, runs))
-    ]
-    for run in runs:
+    found = [Derivation("site", "site", key(code, stamp.values()), partial(site_wide_files, runs))]
+    for path, run in run_files:
         cell = cells[cell_key(run)]
-        derivations.append(
-            _Derivation(
+        found.append(
+            Derivation(
                 "run",
                 run["id"],
                 key(code, [stamp[other["id"]] for other in cell], stamp[run["id"]]),
-                partial(files_of_run, run, cell),
+                partial(_with_run_document, run, cell, raw[run["id"]]),
             )
         )
-    for campaign_id, of_campaign in campaigns.items():
-        derivations.append(
-            _Derivation(
+        if diff := stored_diffs(run, path):  # raises when the stored diff is missing or altered
+            digest = key(
+                "", [f"{rel} {document_digest(content)}" for rel, content in diff.items()]
+            )
+            found.append(Derivation(None, f"{run['id']}/diff", digest, partial(dict, diff)))
+    for campaign_id, of_campaign in runs_by_campaign(runs).items():
+        found.append(
+            Derivation(
                 "campaign",
                 campaign_id,
                 key(code, [stamp[run["id"]] for run in of_campaign]),
                 partial(files_of_campaign, of_campaign),
             )
         )
-    derived = _derived(derivations, cache)
-    files = dict(derived[0])
-    for (path, run), of_run in zip(run_files, derived[1 : len(runs) + 1], strict=True):
-        files[site.run_static(run["id"], site.RUN_DOCUMENT)] = raw[run["id"]]
-        files.update(stored_diffs(run, path))  # checked on every build: the file may change
-        files.update(of_run)
-    for campaign_derived in derived[len(runs) + 1 :]:
-        files.update(campaign_derived)
+    return found
+
+
+def _with_run_document(run: RunDocument, cell: list[RunDocument], raw: bytes) -> dict[str, bytes]:
+    return {site.run_static(run["id"], site.RUN_DOCUMENT): raw, **files_of_run(run, cell)}
+
+
+def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
+    """Relative path -> content of every generated file, all derived now (reads the run files
+    and the schemas); a build derives only what its cache lacks (tree_sync.py)."""
+    files: dict[str, bytes] = {}
+    for derived in ordered_results([d.derive for d in derivations(run_files, "")]):
+        files.update(derived)
     return files
-
-
-def sync_tree(build_dir: Path, files: dict[str, bytes]) -> int:
-    """Make build_dir's owned subdirs hold exactly `files`; returns how many files changed.
-
-    Unchanged files keep their mtime so a watching `hugo server` only rebuilds what moved.
-    """
-    changed = 0
-    made: set[Path] = set()  # a run's ~20 files share a directory; mkdir each once
-    for rel, content in files.items():
-        target = build_dir / rel
-        if target.is_file() and target.read_bytes() == content:
-            continue
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        _write_atomically(target, content)
-        changed += 1
-    for subdir in site.OWNED_SUBDIRS:
-        for stale in sorted((build_dir / subdir).rglob("*"), reverse=True):
-            rel = stale.relative_to(build_dir).as_posix()
-            if stale.is_file() and rel not in files:
-                stale.unlink()
-                changed += 1
-            elif stale.is_dir() and not any(stale.iterdir()):
-                stale.rmdir()
-    return changed

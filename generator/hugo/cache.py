@@ -75,7 +75,7 @@ class Cache:
     def get(self, kind: str, name: str, key: str) -> dict[str, bytes] | None:
         """The stored files of (kind, key), or None (noted as to derive) when there are none
         or the entry is damaged; name says what the entry is for, in `derived`."""
-        self._used.setdefault(kind, set()).add(key)
+        self.keep(kind, key)
         path = self._path(kind, key)
         try:
             entry = path.read_bytes()
@@ -89,8 +89,12 @@ class Cache:
             self.derived.append(f"{kind}/{name}")
         return files
 
-    def put(self, kind: str, key: str, files: dict[str, bytes]) -> None:
+    def keep(self, kind: str, key: str) -> None:
+        """Keep (kind, key) through `prune` without reading it: its files are in place."""
         self._used.setdefault(kind, set()).add(key)
+
+    def put(self, kind: str, key: str, files: dict[str, bytes]) -> None:
+        self.keep(kind, key)
         path = self._path(kind, key)
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f".{key}.partial")

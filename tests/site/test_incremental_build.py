@@ -91,6 +91,10 @@ def test_damaged_cache_entries_are_rebuilt_not_published(tmp_path, fixture_runs,
     middle = len(entry) // 2
     corrupted.write_bytes(entry[:middle] + bytes([entry[middle] ^ 0x20]) + entry[middle + 1 :])
     truncated.write_bytes(truncated.read_bytes()[:100])
+    # Entries are read when the build dir lacks their files (an entry whose files are in place
+    # is not read at all): a cache kept while the generated folders were deleted.
+    for sub in site.OWNED_SUBDIRS:
+        shutil.rmtree(tmp_path / "build" / sub)
 
     cache = Cache(cache_dir, cache_keys.code_version())
     generate([data], tmp_path / "build", cache)
