@@ -42,7 +42,9 @@ def generate(
     cache: a caller's own Cache of build_dir, to see what was derived."""
     build_dir = Path(build_dir)
     cache = cache or Cache(build_dir / site.CACHE_DIR, code_version())
-    run_files = load_runs(data_dirs, ValidatedBefore(cache))
+    validated = ValidatedBefore(cache)
+    run_files = load_runs(data_dirs, validated)
+    validated.store()
     found = derivations(run_files, cache.code)
     sync_tree(build_dir, found, cache)
     cache.prune()

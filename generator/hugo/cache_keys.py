@@ -1,7 +1,7 @@
 """What each cache entry's files depend on, hashed into its key (the store: cache.py).
 
 Every key starts from the code version: the sources of generator/ and contract/ (templates
-included), the JSON Schemas, and the installed versions of the libraries that shape the output.
+included; not their Markdown READMEs, which no code reads), the JSON Schemas, and the installed versions of the libraries that shape the output.
 Editing any of them, or upgrading a pin, makes every entry miss. On top of it:
 
 - a document's validity: its file name and bytes;
@@ -36,7 +36,7 @@ def _sources() -> list[Path]:
         path
         for folder in CODE_DIRS
         for path in folder.rglob("*")
-        if path.is_file() and "__pycache__" not in path.parts
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".md"
     )
 
 

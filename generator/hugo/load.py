@@ -20,12 +20,15 @@ class RunFile(NamedTuple):
 
 
 class ValidatedBefore:
-    """The cache's "valid" entries as the contract's validation memo (an entry holds no file)."""
+    """The cache's "valid" entries as the contract's validation memo (an entry holds no file).
+    Documents found valid are stored by `store`, once the whole load succeeded: a refused build
+    writes nothing."""
 
     KIND = "valid"
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
+        self._found: list[str] = []
 
     def _key(self, document: tuple[str, bytes]) -> str:
         name, raw = document
@@ -35,7 +38,12 @@ class ValidatedBefore:
         return self.cache.get(self.KIND, document[0], self._key(document)) is not None
 
     def add(self, document: tuple[str, bytes]) -> None:
-        self.cache.put(self.KIND, self._key(document), {})
+        self._found.append(self._key(document))
+
+    def store(self) -> None:
+        for found in self._found:
+            self.cache.put(self.KIND, found, {})
+        self._found.clear()
 
 
 def load_runs(data_dirs: list[Path], memo: contract.ValidationMemo | None = None) -> list[RunFile]:

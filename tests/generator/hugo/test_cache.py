@@ -159,13 +159,20 @@ def test_a_new_code_version_derives_everything_again(
     )
 
 
+def _load(data, build_dir):
+    """load_runs as a build does it: with the build dir's memo, stored once the load passed."""
+    validated = ValidatedBefore(_cache(build_dir))
+    run_files = load_runs([data], validated)
+    validated.store()
+    return run_files
+
+
 def test_an_unchanged_document_is_validated_once(tmp_path, fixture_runs, counted_validations):
     data = data_of(tmp_path, fixture_runs, lambda run: run["id"].startswith(CAMPAIGN))
-    cache = _cache(tmp_path / "build")
-    assert len(load_runs([data], ValidatedBefore(cache))) == 6
+    assert len(_load(data, tmp_path / "build")) == 6
     assert len(counted_validations) == 6
     counted_validations.clear()
-    again = load_runs([data], ValidatedBefore(_cache(tmp_path / "build")))
+    again = _load(data, tmp_path / "build")
     assert counted_validations == []
     assert [run.doc for run in again] == [run.doc for run in load_runs([data])]
     counted_validations.clear()
@@ -174,7 +181,7 @@ def test_an_unchanged_document_is_validated_once(tmp_path, fixture_runs, counted
     doc = json.loads(changed.read_text())
     doc["steps"][0]["tps"] = doc["steps"][0]["tps"] + 1
     changed.write_text(json.dumps(doc, indent=1))
-    load_runs([data], ValidatedBefore(_cache(tmp_path / "build")))
+    _load(data, tmp_path / "build")
     assert counted_validations == [str(changed)]
 
 
