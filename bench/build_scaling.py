@@ -6,7 +6,8 @@ Each size gets its own temp dir of schema-valid runs (built beside data/runs as 
 HEAD, whose article needs it) derived from one committed run: 11 thread
 levels (1 to 1024) with per-second series, ids and variants varied, grouped into campaigns of
 CAMPAIGN_VARIANTS x CAMPAIGN_WORKLOADS runs. The generator and Hugo each run as a child process,
-so the peak RSS printed is that stage's own (from wait4, its forked workers included). Per size:
+so the peak RSS printed is that stage's own (from wait4: the largest of the generator and its
+forked workers, not their sum). Per size:
 
 - cold: the generator into an empty build dir (no cache), then Hugo;
 - warm: the generator again on unchanged data, as `mybench serve` does after an edit;
