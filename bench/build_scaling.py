@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from committed_data import committed_data
 
@@ -87,8 +88,14 @@ def synthetic_runs(template: dict, count: int) -> list[dict]:
     return runs
 
 
-def timed_child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """(wall seconds, peak RSS in MiB) of one child process; raises when it fails."""
+class Stage(NamedTuple):
+    seconds: float  # wall clock
+    cpu: float  # user + system seconds of the child and its workers: less noisy on a shared VM
+    mib: int  # peak RSS
+
+
+def timed_child(command: list[str], env: dict[str, str] | None = None) -> Stage:
+    """One child process's cost; raises when it fails."""
     started = time.perf_counter()
     child = subprocess.Popen(
         command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -98,7 +105,8 @@ def timed_child(command: list[str], env: dict[str, str] | None = None) -> tuple[
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({child.returncode}):\n{output[-2000:]}")
-    return time.perf_counter() - started, usage.ru_maxrss // 1024  # Linux reports KiB
+    cpu = usage.ru_utime + usage.ru_stime
+    return Stage(time.perf_counter() - started, cpu, usage.ru_maxrss // 1024)  # Linux: KiB
 
 
 def write_runs(runs: list[dict], into: Path) -> int:
@@ -133,19 +141,22 @@ def measure(template: Path, count: int) -> None:
             "build", build / "hugo.overlay.json", "--destination", str(root / "public"),
             "--baseURL", "/",
         )  # fmt: skip
-        cold_s, cold_mb = timed_child(generate)
-        warm_s, warm_mb = timed_child(generate)
-        hugo_s, hugo_mb = timed_child(hugo, hugo_env())
+        cold = timed_child(generate)
+        warm = timed_child(generate)
+        hugo_cold = timed_child(hugo, hugo_env())
         pages = sum(1 for _ in (root / "public").rglob("index.html"))
         indexes = [(build / path).stat().st_size / 2**10 for path in (COMPARE_INDEX, BROWSE_INDEX)]
         write_runs(runs[-1:], root / "data")  # the campaign's last run arrives
-        added_s, added_mb = timed_child(generate)
-        added_hugo_s, added_hugo_mb = timed_child(hugo, hugo_env())
+        added = timed_child(generate)
+        hugo_added = timed_child(hugo, hugo_env())
+        stages = " ".join(
+            f"{stage.seconds:>7.2f} {stage.cpu:>6.1f} {stage.mib:>6}"
+            for stage in (cold, warm, hugo_cold, added, hugo_added)
+        )
         print(
-            f"{count:>6} {size / 2**20:>7.0f} {pages:>6} {cold_s:>7.2f} {cold_mb:>6} "
-            f"{warm_s:>7.2f} {warm_mb:>6} {hugo_s:>7.2f} {hugo_mb:>6} {cold_s + hugo_s:>7.2f} "
-            f"{added_s:>6.2f} {added_mb:>6} {added_hugo_s:>7.2f} {added_hugo_mb:>6} "
-            f"{added_s + added_hugo_s:>7.2f} {indexes[0]:>8.0f} {indexes[1]:>8.0f}",
+            f"{count:>6} {size / 2**20:>7.0f} {pages:>6} {stages} "
+            f"{cold.seconds + hugo_cold.seconds:>7.2f} {added.seconds + hugo_added.seconds:>7.2f} "
+            f"{indexes[0]:>8.0f} {indexes[1]:>8.0f}",
             flush=True,
         )
 
@@ -157,10 +168,13 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs; template {args.template.name}")
     print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    stage_titles = " ".join(
+        f"{name + ' s':>7} {'cpu s':>6} {'MiB':>6}"
+        for name in ("gen", "warm", "hugo", "+1 gen", "+1 hugo")
+    )
     print(
-        f"{'runs':>6} {'data MB':>7} {'pages':>6} {'gen s':>7} {'MiB':>6} {'warm s':>7} "
-        f"{'MiB':>6} {'hugo s':>7} {'MiB':>6} {'cold s':>7} {'+1 gen':>6} {'MiB':>6} "
-        f"{'+1 hugo':>7} {'MiB':>6} {'+1 s':>7} {'cmp KiB':>8} {'brw KiB':>8}"
+        f"{'runs':>6} {'data MB':>7} {'pages':>6} {stage_titles} {'cold s':>7} {'+1 s':>7} "
+        f"{'cmp KiB':>8} {'brw KiB':>8}"
     )
     for count in args.sizes:
         measure(args.template, count)
