@@ -6,9 +6,17 @@ Each size gets its own temp dir of schema-valid runs (built beside data/runs as 
 HEAD, whose article needs it) derived from one committed run: 11 thread
 levels (1 to 1024) with per-second series, ids and variants varied, grouped into campaigns of
 CAMPAIGN_VARIANTS x CAMPAIGN_WORKLOADS runs. The generator and Hugo each run as a child process,
-so the peak RSS printed is that stage's own (from wait4). A cold build starts from an empty build
-dir; the warm one regenerates into it unchanged, as `mybench serve` does after an edit. Nothing is
-asserted: the figures describe this machine (note its core count and what else runs on it).
+so the peak RSS printed is that stage's own (from wait4: the largest of the generator and its
+forked workers, not their sum). Per size:
+
+- cold: the generator into an empty build dir (no cache), then Hugo;
+- warm: the generator again on unchanged data, as `mybench serve` does after an edit;
+- +1: the last run added to its campaign's other 19, then the generator and Hugo again: the
+  daily "rebuild after a new run", end to end (cold and warm build the other count - 1 runs);
+- the sizes of the site-wide compare and browse indexes a reader downloads.
+
+Nothing is asserted: the figures describe this machine (the core count and load average are
+printed first; note what else runs on it).
 """
 
 from __future__ import annotations
@@ -22,10 +30,12 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
 from committed_data import committed_data
 
 from generator.hugo.command import hugo_command, hugo_env
+from generator.hugo.site_contract import BROWSE_INDEX, COMPARE_INDEX
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TEMPLATE = (
@@ -78,20 +88,14 @@ def synthetic_runs(template: dict, count: int) -> list[dict]:
     return runs
 
 
-def write_data(template_path: Path, count: int, into: Path) -> int:
-    """Write the runs under into/runs; returns their total size in bytes."""
-    runs_dir = into / "runs"
-    runs_dir.mkdir(parents=True)
-    total = 0
-    for run in synthetic_runs(json.loads(template_path.read_text()), count):
-        text = json.dumps(run, indent=1)
-        (runs_dir / f"{run['id']}.json").write_text(text)
-        total += len(text)
-    return total
+class Stage(NamedTuple):
+    seconds: float  # wall clock
+    cpu: float  # user + system seconds of the child and its workers: less noisy on a shared VM
+    mib: int  # peak RSS
 
 
-def timed_child(command: list[str], env: dict[str, str] | None = None) -> tuple[float, int]:
-    """(wall seconds, peak RSS in MiB) of one child process; raises when it fails."""
+def timed_child(command: list[str], env: dict[str, str] | None = None) -> Stage:
+    """One child process's cost; raises when it fails."""
     started = time.perf_counter()
     child = subprocess.Popen(
         command, env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -101,13 +105,28 @@ def timed_child(command: list[str], env: dict[str, str] | None = None) -> tuple[
     child.returncode = os.waitstatus_to_exitcode(status)
     if child.returncode != 0:
         raise SystemExit(f"{command[0]} failed ({child.returncode}):\n{output[-2000:]}")
-    return time.perf_counter() - started, usage.ru_maxrss // 1024  # Linux reports KiB
+    cpu = usage.ru_utime + usage.ru_stime
+    return Stage(time.perf_counter() - started, cpu, usage.ru_maxrss // 1024)  # Linux: KiB
+
+
+def write_runs(runs: list[dict], into: Path) -> int:
+    """Write runs under into/runs; returns their total size in bytes."""
+    runs_dir = into / "runs"
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    total = 0
+    for run in runs:
+        text = json.dumps(run, indent=1)
+        (runs_dir / f"{run['id']}.json").write_text(text)
+        total += len(text)
+    return total
 
 
 def measure(template: Path, count: int) -> None:
+    """One row: cold, warm and one-run-added builds of `count` runs (plus the committed ones)."""
+    runs = synthetic_runs(json.loads(template.read_text()), count)
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        size = write_data(template, count, root / "data")
+        size = write_runs(runs[:-1], root / "data")
         committed = committed_data(root / "committed")
         build = root / "build"
         generate = [
@@ -118,17 +137,26 @@ def measure(template: Path, count: int) -> None:
             str(root / "data"),
             str(build),
         ]
-        cold_s, cold_mb = timed_child(generate)
-        warm_s, _ = timed_child(generate)
-        overlay = build / "hugo.overlay.json"
         hugo = hugo_command(
-            "build", overlay, "--destination", str(root / "public"), "--baseURL", "/"
-        )
-        hugo_s, hugo_mb = timed_child(hugo, hugo_env())
+            "build", build / "hugo.overlay.json", "--destination", str(root / "public"),
+            "--baseURL", "/",
+        )  # fmt: skip
+        cold = timed_child(generate)
+        warm = timed_child(generate)
+        hugo_cold = timed_child(hugo, hugo_env())
         pages = sum(1 for _ in (root / "public").rglob("index.html"))
+        indexes = [(build / path).stat().st_size / 2**10 for path in (COMPARE_INDEX, BROWSE_INDEX)]
+        write_runs(runs[-1:], root / "data")  # the campaign's last run arrives
+        added = timed_child(generate)
+        hugo_added = timed_child(hugo, hugo_env())
+        stages = " ".join(
+            f"{stage.seconds:>7.2f} {stage.cpu:>6.1f} {stage.mib:>6}"
+            for stage in (cold, warm, hugo_cold, added, hugo_added)
+        )
         print(
-            f"{count:>6} {size / 2**20:>8.0f} {pages:>7} {cold_s:>8.2f} {warm_s:>8.2f} "
-            f"{cold_mb:>7} {hugo_s:>7.2f} {hugo_mb:>7} {cold_s + hugo_s:>7.2f}",
+            f"{count:>6} {size / 2**20:>7.0f} {pages:>6} {stages} "
+            f"{cold.seconds + hugo_cold.seconds:>7.2f} {added.seconds + hugo_added.seconds:>7.2f} "
+            f"{indexes[0]:>8.0f} {indexes[1]:>8.0f}",
             flush=True,
         )
 
@@ -139,9 +167,14 @@ def main() -> None:
     parser.add_argument("--template", type=Path, default=DEFAULT_TEMPLATE)
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs; template {args.template.name}")
+    print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
+    stage_titles = " ".join(
+        f"{name + ' s':>7} {'cpu s':>6} {'MiB':>6}"
+        for name in ("gen", "warm", "hugo", "+1 gen", "+1 hugo")
+    )
     print(
-        f"{'runs':>6} {'data MB':>8} {'pages':>7} {'gen s':>8} {'gen warm':>8} {'gen MiB':>7} "
-        f"{'hugo s':>7} {'hugo MiB':>7} {'total s':>7}"
+        f"{'runs':>6} {'data MB':>7} {'pages':>6} {stage_titles} {'cold s':>7} {'+1 s':>7} "
+        f"{'cmp KiB':>8} {'brw KiB':>8}"
     )
     for count in args.sizes:
         measure(args.template, count)

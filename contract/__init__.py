@@ -37,7 +37,13 @@ from contract._run_document import (
 )
 from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
 from contract._steps import ibench_steps, sysbench_steps
-from contract._validate import Problem, load_run, validate_dir, validate_document
+from contract._validate import (
+    Problem,
+    ValidationMemo,
+    load_run,
+    validate_dir,
+    validate_document,
+)
 from contract._write import RunExistsError, write_new_file, write_run
 
 # Version 1 has grown by optional fields only; README.md beside this file lists them and says
@@ -83,6 +89,7 @@ __all__ = [
     "StepSeries",
     "Suite",
     "TpccStep",
+    "ValidationMemo",
     "Workload",
     "WorkloadTpcc",
     "host_fingerprint",

@@ -8,7 +8,7 @@ import reprlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import cast
+from typing import Protocol, cast
 
 import jsonschema
 
@@ -108,28 +108,48 @@ def validate_document(
     return problems
 
 
-def load_run(path: Path) -> tuple[RunDocument | None, list[Problem]]:
-    """Read and validate one run file; the document is None when it cannot be used."""
+class ValidationMemo(Protocol):
+    """Remembers the run files found valid, by file name and bytes (and whatever else its keys
+    hold, such as the validator's version), so an unchanged file is not validated again."""
+
+    def __contains__(self, document: tuple[str, bytes]) -> bool: ...
+
+    def add(self, document: tuple[str, bytes]) -> None: ...
+
+
+def load_run(
+    path: Path, memo: ValidationMemo | None = None
+) -> tuple[RunDocument | None, list[Problem]]:
+    """Read and validate one run file; the document is None when it cannot be used. A file the
+    memo holds as valid is only parsed; one found valid now is added to it."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         return None, [Problem(str(path), "$", f"cannot read: {exc.strerror}")]
+    if memo is not None and (path.name, raw) in memo:
+        # Strict parsing only refuses what a valid file cannot hold: plain json reads it alike.
+        return cast(RunDocument, json.loads(raw)), []
     doc, unparsed = parse_strict(raw)
     if unparsed:
         return None, [Problem(str(path), where, why) for where, why in unparsed]
     problems = validate_document(doc, str(path), raw.decode("utf-8"))
+    if memo is not None and not problems:
+        memo.add((path.name, raw))
     return (None if problems else cast(RunDocument, doc)), problems
 
 
-def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
-    """Validate every runs/*.json of a results directory; also flags ids used twice."""
+def validate_dir(
+    data_dir: Path, memo: ValidationMemo | None = None
+) -> tuple[list[RunDocument], list[Problem]]:
+    """Validate every runs/*.json of a results directory (those the memo holds are only read,
+    see load_run); also flags ids used twice."""
     runs_dir = data_dir / "runs"
     if not runs_dir.is_dir():
         return [], [Problem(str(runs_dir), "$", "no runs/ directory here")]
     runs: list[RunDocument] = []
     problems: list[Problem] = []
     for path in sorted(runs_dir.glob("*.json")):
-        doc, found = load_run(path)
+        doc, found = load_run(path, memo)
         problems += found
         if doc is not None:
             runs.append(doc)

@@ -7,9 +7,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.hugo import site_contract as site
-from generator.hugo.build_tree import hugo_inputs, sync_tree
+from generator.hugo.build_tree import derivations
+from generator.hugo.cache import Cache
+from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, run_build, write_overlay
-from generator.hugo.load import load_runs
+from generator.hugo.load import ValidatedBefore, load_runs
+from generator.hugo.tree_sync import sync_tree
 
 
 @dataclass(frozen=True)
@@ -31,13 +34,21 @@ def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def generate(data_dirs: list[Path], build_dir: Path) -> tuple[int, int, Path]:
-    """Validate and write the Hugo inputs; returns (runs, campaigns, overlay config path)."""
-    run_files = load_runs(data_dirs)
+def generate(
+    data_dirs: list[Path], build_dir: Path, cache: Cache | None = None
+) -> tuple[int, int, Path]:
+    """Validate and write the Hugo inputs, validating and deriving only what the build dir's
+    cache (generator/hugo/cache.py) lacks; returns (runs, campaigns, overlay config path).
+    cache: a caller's own Cache of build_dir, to see what was derived."""
     build_dir = Path(build_dir)
-    files = hugo_inputs(run_files)
-    sync_tree(build_dir, files)
-    campaigns = sum(1 for rel in files if rel.startswith(site.CAMPAIGNS_DATA + "/"))
+    cache = cache or Cache(build_dir / site.CACHE_DIR, code_version())
+    validated = ValidatedBefore(cache)
+    run_files = load_runs(data_dirs, validated)
+    validated.store()
+    found = derivations(run_files, cache.code)
+    sync_tree(build_dir, found, cache)
+    cache.prune()
+    campaigns = sum(1 for derivation in found if derivation.kind == "campaign")
     return len(run_files), campaigns, write_overlay(data_dirs, build_dir)
 
 

@@ -1,11 +1,15 @@
 """Turn validated runs into the files Hugo mounts from the build dir (its layout, and which
-template reads what: generator/hugo/site_contract.py), and keep the build dir in sync with them."""
+template reads what: generator/hugo/site_contract.py), as derivations: units of files with the
+key of their inputs, which tree_sync.py writes when they changed."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
+from collections.abc import Callable
+from functools import partial
+from typing import NamedTuple
 
+from contract import RunDocument
 from generator.analysis.repeats import cell_key, group_by_cell
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
@@ -16,11 +20,13 @@ from generator.figures.plotly_config import PLOTLY_CONFIG
 from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
+from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.load import RunFile
+from generator.hugo.parallel import ordered_results
 from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
-from generator.pages.campaign import summarize_campaigns
+from generator.pages.campaign import runs_by_campaign, summarize_campaign
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import split_compare_index
 from generator.pages.ibench import is_ibench
@@ -41,16 +47,17 @@ def _json_bytes(value: object, compact: bool = False) -> bytes:
     return (json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
 
 
-def _write_atomically(target: Path, content: bytes) -> None:
-    """A reader (a watching `hugo server`, an interrupted build's next run) never sees half a file."""
-    partial = target.with_name(f".{target.name}.partial")
-    partial.write_bytes(content)
-    partial.replace(target)
+def _with_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
+    """files plus each figure's downloads (from the full figure: every point), the figures
+    themselves thinned to what the browser draws."""
+    downloads = figure_downloads(files)
+    files.update(thinned_figures(files))
+    files.update(downloads)
+    return files
 
 
-def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
-    """Relative path -> content of every generated file (reads the run files and the schemas)."""
-    runs = [run for _, run in run_files]
+def site_wide_files(runs: list[RunDocument]) -> dict[str, bytes]:
+    """The site-wide files: indexes, configs the templates read, the guide's schema tables."""
     catalogue, campaign_files = split_compare_index(
         compare_index([run for run in runs if not is_ibench(run)])
     )
@@ -70,63 +77,102 @@ def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
         files[site.compare_campaign_file(campaign_id)] = _json_bytes(content, compact=True)
     for name, doc in schema_docs().items():
         files[site.data_file(site.SCHEMADOC_DATA, name)] = _json_bytes(doc)
-    cells = group_by_cell(runs)
-    trust = {run["id"]: run_trust(run) for run in runs}  # every step's fit, computed once
-    for path, run in run_files:
-        files[site.run_static(run["id"], site.RUN_DOCUMENT)] = path.read_bytes()
-        files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
-        files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
-        files[site.data_file(site.REPLAY_DATA, run["id"])] = _json_bytes(replay_page(run))
-        files.update(stored_diffs(run, path))
-        files[site.data_file(site.RUNFACTS_DATA, run["id"])] = _json_bytes(
-            run_facts(run, cells[cell_key(run)], trust[run["id"]])
-        )
-        if not run["steps"]:
-            continue
-        if is_ibench(run):  # steps by name, not by thread level: a report of its own
-            files[site.data_file(site.IBENCH_DATA, run["id"])] = _json_bytes(ibench_report(run))
-        own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust[run["id"]])
-        figures = {**own, **monitor_figures(run)}
-        for name, figure in figures.items():
-            files[site.run_figure(run["id"], name)] = _json_bytes(figure, compact=True)
-        if averages := step_averages(run):
-            files[site.data_file(site.MONITOR_DATA, run["id"])] = _json_bytes(averages)
-        files[site.data_file(site.RUNTABLES_DATA, run["id"])] = _json_bytes(run_tables(run))
-    for summary in summarize_campaigns(runs, trust):
-        files[site.data_file(site.CAMPAIGNS_DATA, summary["id"])] = _json_bytes(summary)
-        overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
-        for workload in overlays:
-            for name, figure in campaign_figures(workload).items():
-                rel = site.campaign_figure(summary["id"], workload["name"], name)
-                files[rel] = _json_bytes(figure, compact=True)
-    downloads = figure_downloads(files)  # from the full figures: every point
-    files.update(thinned_figures(files))  # what the browser draws
-    files.update(downloads)
     return files
 
 
-def sync_tree(build_dir: Path, files: dict[str, bytes]) -> int:
-    """Make build_dir's owned subdirs hold exactly `files`; returns how many files changed.
+def files_of_run(run: RunDocument, cell: list[RunDocument]) -> dict[str, bytes]:
+    """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell);
+    its run.json and stored diff are copied by hugo_inputs."""
+    trust = run_trust(run)
+    files = {
+        site.run_static(run["id"], site.MY_CNF): run["server"]["my_cnf"].encode(),
+        site.run_static(run["id"], site.REPLAY_SH): replay_script(run).encode(),
+        site.data_file(site.REPLAY_DATA, run["id"]): _json_bytes(replay_page(run)),
+        site.data_file(site.RUNFACTS_DATA, run["id"]): _json_bytes(run_facts(run, cell, trust)),
+    }
+    if not run["steps"]:
+        return files
+    if is_ibench(run):  # steps by name, not by thread level: a report of its own
+        files[site.data_file(site.IBENCH_DATA, run["id"])] = _json_bytes(ibench_report(run))
+    own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
+    figures = {**own, **monitor_figures(run)}
+    for name, figure in figures.items():
+        files[site.run_figure(run["id"], name)] = _json_bytes(figure, compact=True)
+    if averages := step_averages(run):
+        files[site.data_file(site.MONITOR_DATA, run["id"])] = _json_bytes(averages)
+    files[site.data_file(site.RUNTABLES_DATA, run["id"])] = _json_bytes(run_tables(run))
+    return _with_downloads(files)
 
-    Unchanged files keep their mtime so a watching `hugo server` only rebuilds what moved.
-    """
-    changed = 0
-    made: set[Path] = set()  # a run's ~20 files share a directory; mkdir each once
-    for rel, content in files.items():
-        target = build_dir / rel
-        if target.is_file() and target.read_bytes() == content:
-            continue
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        _write_atomically(target, content)
-        changed += 1
-    for subdir in site.OWNED_SUBDIRS:
-        for stale in sorted((build_dir / subdir).rglob("*"), reverse=True):
-            rel = stale.relative_to(build_dir).as_posix()
-            if stale.is_file() and rel not in files:
-                stale.unlink()
-                changed += 1
-            elif stale.is_dir() and not any(stale.iterdir()):
-                stale.rmdir()
-    return changed
+
+def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
+    """A campaign's summary and overlay figures, from its runs."""
+    summary = summarize_campaign(runs)
+    files = {site.data_file(site.CAMPAIGNS_DATA, summary["id"]): _json_bytes(summary)}
+    overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
+    for workload in overlays:
+        for name, figure in campaign_figures(workload).items():
+            rel = site.campaign_figure(summary["id"], workload["name"], name)
+            files[rel] = _json_bytes(figure, compact=True)
+    return _with_downloads(files)
+
+
+class Derivation(NamedTuple):
+    """One unit of generated files: derived together, cached under one key, synced together."""
+
+    kind: str | None  # the cache's folder (site, run, campaign); None: not cached
+    name: str  # what it is for (a run or campaign id)
+    key: str  # the hash of everything its files depend on (cache_keys.py)
+    derive: Callable[[], dict[str, bytes]]
+
+    @property
+    def label(self) -> str:
+        return f"{self.kind or 'copied'}/{self.name}"
+
+
+def derivations(run_files: list[RunFile], code: str) -> list[Derivation]:
+    """Every generated file's derivation, in a fixed order: the site-wide files, each run's (its
+    run.json included; its stored diff, checked on every build, beside it uncached), each
+    campaign's. code: the code version (cache_keys.code_version) every key starts from."""
+    runs = [run for _, run in run_files]
+    raw = {run["id"]: path.read_bytes() for path, run in run_files}
+    stamp = {run_id: f"{run_id} {document_digest(content)}" for run_id, content in raw.items()}
+    cells = group_by_cell(runs)
+    found = [Derivation("site", "site", key(code, stamp.values()), partial(site_wide_files, runs))]
+    for path, run in run_files:
+        cell = cells[cell_key(run)]
+        found.append(
+            Derivation(
+                "run",
+                run["id"],
+                key(code, [stamp[other["id"]] for other in cell], stamp[run["id"]]),
+                partial(_with_run_document, run, cell, raw[run["id"]]),
+            )
+        )
+        if diff := stored_diffs(run, path):  # raises when the stored diff is missing or altered
+            digest = key(
+                "", [f"{rel} {document_digest(content)}" for rel, content in diff.items()]
+            )
+            found.append(Derivation(None, f"{run['id']}/diff", digest, partial(dict, diff)))
+    for campaign_id, of_campaign in runs_by_campaign(runs).items():
+        found.append(
+            Derivation(
+                "campaign",
+                campaign_id,
+                key(code, [stamp[run["id"]] for run in of_campaign]),
+                partial(files_of_campaign, of_campaign),
+            )
+        )
+    return found
+
+
+def _with_run_document(run: RunDocument, cell: list[RunDocument], raw: bytes) -> dict[str, bytes]:
+    return {site.run_static(run["id"], site.RUN_DOCUMENT): raw, **files_of_run(run, cell)}
+
+
+def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
+    """Relative path -> content of every generated file, all derived now (reads the run files
+    and the schemas); a build derives only what its cache lacks (tree_sync.py)."""
+    files: dict[str, bytes] = {}
+    for derived in ordered_results([d.derive for d in derivations(run_files, "")]):
+        files.update(derived)
+    return files

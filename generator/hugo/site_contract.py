@@ -51,12 +51,15 @@ build_dir/
   static/provenance/<sha256>.diff           the uncommitted changes a campaign ran with, as stored
                                             beside the results: linked by run/repro.html through
                                             runfacts' provenance.snapshot.diff_url
+  .cache/<kind>/<key>                       the generator's own cache (generator/hugo/cache.py):
+                                            not mounted, read by no template
 """
 
 from __future__ import annotations
 
 ASSETS, DATA, STATIC = "assets", "data", "static"
 OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator keeps in sync
+CACHE_DIR = ".cache"  # derived files by the hash of their inputs, for the next build
 
 FIGURES_DIR = f"{ASSETS}/figures"
 COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"

@@ -85,7 +85,12 @@ def summarize_campaigns(
     runs: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
 ) -> list[dict[str, Any]]:
     """One summary per campaign.id, in id order."""
+    return [summarize_campaign(of_one, trust) for of_one in runs_by_campaign(runs).values()]
+
+
+def runs_by_campaign(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
+    """campaign.id -> its runs (in the order given), in id order."""
     by_campaign: dict[str, list[RunDocument]] = {}
     for run in runs:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
-    return [summarize_campaign(by_campaign[cid], trust) for cid in sorted(by_campaign)]
+    return {cid: by_campaign[cid] for cid in sorted(by_campaign)}

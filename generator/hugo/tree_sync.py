@@ -1,0 +1,142 @@
+"""Keep the build dir's generated folders (site_contract.OWNED_SUBDIRS) equal to this build's
+derivations (build_tree.derivations), doing work only for what changed.
+
+The cache (cache.py) holds a manifest of what the last build wrote: per derivation, its key and
+its files' sizes. A derivation with the manifest's key whose files are all in place at those
+sizes is skipped without reading anything. The others' files come from the cache or are derived
+(on every core: parallel.py), then written only where their bytes differ, so a watching
+`hugo server` sees only what moved. Files no derivation produced (a removed run's) are deleted.
+One walk over the generated folders (names and sizes) is what every build pays.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TypedDict, cast
+
+from generator.hugo import site_contract as site
+from generator.hugo.build_tree import Derivation
+from generator.hugo.cache import Cache
+from generator.hugo.parallel import ordered_results
+
+MANIFEST_KIND, MANIFEST_NAME = "tree", "manifest"  # one entry, keyed by its name
+MANIFEST_FILE = "manifest.json"
+
+
+class Written(TypedDict):
+    """What the build dir holds of one derivation."""
+
+    key: str
+    files: dict[str, int]  # relative path -> size
+
+
+Manifest = dict[str, Written]  # derivation label -> what it wrote
+
+
+def _tree_sizes(build_dir: Path) -> dict[str, int]:
+    """Relative path -> size of every file under the generated folders."""
+    sizes: dict[str, int] = {}
+    stack = [(str(build_dir / sub), sub) for sub in site.OWNED_SUBDIRS]
+    while stack:
+        folder, rel = stack.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except FileNotFoundError:
+            continue
+        for entry in entries:
+            if entry.is_dir(follow_symlinks=False):
+                stack.append((entry.path, f"{rel}/{entry.name}"))
+            else:
+                sizes[f"{rel}/{entry.name}"] = entry.stat(follow_symlinks=False).st_size
+    return sizes
+
+
+def _in_place(recorded: Written | None, key: str, sizes: dict[str, int]) -> bool:
+    if recorded is None or recorded["key"] != key:
+        return False
+    return all(sizes.get(rel) == size for rel, size in recorded["files"].items())
+
+
+def _files(stale: list[Derivation], cache: Cache) -> list[dict[str, bytes]]:
+    """The files of each stale derivation: from the cache, else derived now and stored."""
+    found = [cache.get(d.kind, d.name, d.key) if d.kind else None for d in stale]
+    missing = [index for index, files in enumerate(found) if files is None]
+    for index, files in zip(
+        missing, ordered_results([stale[i].derive for i in missing]), strict=True
+    ):
+        kind = stale[index].kind
+        if kind:
+            cache.put(kind, stale[index].key, files)
+        found[index] = files
+    return [files or {} for files in found]
+
+
+def _write_atomically(target: Path, content: bytes) -> None:
+    """A reader (a watching `hugo server`, an interrupted build's next run) never sees half a file."""
+    partial = target.with_name(f".{target.name}.partial")
+    partial.write_bytes(content)
+    partial.replace(target)
+
+
+def _write(build_dir: Path, files: dict[str, bytes], sizes: dict[str, int]) -> int:
+    """Write the files whose bytes differ (unchanged ones keep their mtime); returns how many."""
+    written = 0
+    made: set[Path] = set()  # a run's ~20 files share a directory; mkdir each once
+    for rel, content in files.items():
+        target = build_dir / rel
+        if sizes.get(rel) == len(content) and target.read_bytes() == content:
+            continue
+        if target.parent not in made:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            made.add(target.parent)
+        _write_atomically(target, content)
+        written += 1
+    return written
+
+
+def _remove(build_dir: Path, strays: list[str]) -> None:
+    """Delete the files and the folders they leave empty (never a generated folder itself)."""
+    emptied: set[Path] = set()
+    for rel in strays:
+        (build_dir / rel).unlink()
+        emptied.update((build_dir / rel).parents)
+    roots = {build_dir / sub for sub in site.OWNED_SUBDIRS}
+    for folder in sorted(emptied, key=lambda path: len(path.parts), reverse=True):
+        inside = folder.is_relative_to(build_dir) and folder not in roots and folder != build_dir
+        if inside and folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+
+
+def _manifest(cache: Cache) -> Manifest:
+    entry = cache.get(MANIFEST_KIND, MANIFEST_NAME, MANIFEST_NAME) or {}
+    return cast(Manifest, json.loads(entry[MANIFEST_FILE])) if MANIFEST_FILE in entry else {}
+
+
+def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
+    """Make build_dir's generated folders hold exactly the derivations' files; returns how many
+    files were written or deleted."""
+    previous = _manifest(cache)
+    sizes = _tree_sizes(build_dir)
+    stale = [d for d in found if not _in_place(previous.get(d.label), d.key, sizes)]
+    stale_labels = {d.label for d in stale}
+    changed = 0
+    manifest: Manifest = {}
+    for derivation, files in zip(stale, _files(stale, cache), strict=True):
+        changed += _write(build_dir, files, sizes)
+        manifest[derivation.label] = {
+            "key": derivation.key,
+            "files": {rel: len(content) for rel, content in files.items()},
+        }
+    for derivation in found:
+        if derivation.label not in stale_labels:
+            manifest[derivation.label] = previous[derivation.label]
+            if derivation.kind:
+                cache.keep(derivation.kind, derivation.key)  # in place: its entry stays
+    expected = {rel for recorded in manifest.values() for rel in recorded["files"]}
+    strays = sorted(rel for rel in sizes if rel not in expected)
+    _remove(build_dir, strays)
+    ordered = {d.label: manifest[d.label] for d in found}
+    cache.put(MANIFEST_KIND, MANIFEST_NAME, {MANIFEST_FILE: json.dumps(ordered).encode()})
+    return changed + len(strays)
