@@ -13,7 +13,8 @@ forked workers, not their sum). Per size:
 - warm: the generator again on unchanged data, as `mybench serve` does after an edit;
 - +1: the last run added to its campaign's other 19, then the generator and Hugo again: the
   daily "rebuild after a new run", end to end (cold and warm build the other count - 1 runs);
-- the sizes of the site-wide compare and browse indexes a reader downloads.
+- the sizes of the two indexes every compare or browse view downloads whole (the compare
+  catalogue and the browse filter index; campaign files and pages of rows come on demand).
 
 Nothing is asserted: the figures describe this machine (the core count and load average are
 printed first; note what else runs on it).
@@ -35,7 +36,7 @@ from typing import NamedTuple
 from committed_data import committed_data
 
 from generator.hugo.command import hugo_command, hugo_env
-from generator.hugo.site_contract import BROWSE_INDEX, COMPARE_INDEX
+from generator.hugo.site_contract import BROWSE_FILTERS, COMPARE_CATALOGUE
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_TEMPLATE = (
@@ -145,7 +146,9 @@ def measure(template: Path, count: int) -> None:
         warm = timed_child(generate)
         hugo_cold = timed_child(hugo, hugo_env())
         pages = sum(1 for _ in (root / "public").rglob("index.html"))
-        indexes = [(build / path).stat().st_size / 2**10 for path in (COMPARE_INDEX, BROWSE_INDEX)]
+        indexes = [
+            (build / path).stat().st_size / 2**10 for path in (COMPARE_CATALOGUE, BROWSE_FILTERS)
+        ]
         write_runs(runs[-1:], root / "data")  # the campaign's last run arrives
         added = timed_child(generate)
         hugo_added = timed_child(hugo, hugo_env())
