@@ -26,6 +26,14 @@ def server_status(connection) -> dict[str, float]:
     return numeric
 
 
+def status_number(cursor, name: str) -> int | None:
+    """One whole-number status variable on cursor's server; None when the server has no such
+    variable (MySQL lacks Innodb_checkpoint_age, for one)."""
+    cursor.execute("SHOW GLOBAL STATUS LIKE %s", (name,))
+    row = cursor.fetchone()
+    return int(row[1]) if row and str(row[1]).isdigit() else None
+
+
 def status_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:
     """Counters that moved over the step. Gauges (Threads_running ...) are kept as differences
     too; the reader of a delta knows which names are counters."""

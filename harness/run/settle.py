@@ -25,6 +25,8 @@ from collections.abc import Callable
 
 import pymysql
 
+from harness.measure.counters import status_number
+
 RULE = "checkpoint"
 CHECKPOINT_SHARE = 0.05
 DIRTY_SHARE = 0.01
@@ -32,15 +34,6 @@ FLUSH_VARIABLE = "innodb_max_dirty_pages_pct"
 AGE_STATUS = "INNODB_CHECKPOINT_AGE"
 DIRTY_STATUS = "INNODB_BUFFER_POOL_PAGES_DIRTY"
 POLL_S = 1.0
-
-
-def _status(cursor, name: str) -> int | None:
-    cursor.execute(
-        "SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = %s",
-        (name,),
-    )
-    row = cursor.fetchone()
-    return int(row[0]) if row and str(row[0]).isdigit() else None
 
 
 def _one(cursor, sql: str) -> int:
@@ -56,10 +49,10 @@ def _variable(cursor, name: str) -> str | None:
 
 
 def _debt(cursor) -> dict[str, int | None]:
-    age = _status(cursor, AGE_STATUS)
+    age = status_number(cursor, AGE_STATUS)
     return {
         "checkpoint_age_kb": None if age is None else age // 1024,
-        "dirty_pages": _status(cursor, DIRTY_STATUS),
+        "dirty_pages": status_number(cursor, DIRTY_STATUS),
     }
 
 
@@ -103,7 +96,7 @@ def settle(
         record: dict = {"rule": RULE, "timeout_s": timeout_s, "before": before}
         log_size = int(_variable(cursor, "innodb_log_file_size") or 0)
         capacity = log_size * int(_variable(cursor, "innodb_log_files_in_group") or 1)
-        pool_pages = _status(cursor, "INNODB_BUFFER_POOL_PAGES_TOTAL") or 0
+        pool_pages = status_number(cursor, "Innodb_buffer_pool_pages_total") or 0
         if before["checkpoint_age_kb"] is None or capacity == 0:
             record["note"] = "the server reports no Innodb_checkpoint_age: not waited"
             return record, done

@@ -11,15 +11,10 @@ from __future__ import annotations
 
 import time
 
+from harness.measure.counters import status_number
 from harness.workloads.sysbench.postwrite import FLUSH_SETTINGS, reference_wait_s
 
 POLL_S = 0.5
-
-
-def _status(cursor, name: str) -> int:
-    cursor.execute("SHOW GLOBAL STATUS LIKE %s", (name,))
-    row = cursor.fetchone()
-    return int(row[1]) if row else 0
 
 
 def flush(conn, tables: list[str], rows: int, max_seconds: float | None) -> dict[str, object]:
@@ -43,10 +38,10 @@ def flush(conn, tables: list[str], rows: int, max_seconds: float | None) -> dict
         try:
             for name in changed:
                 run(f"SET GLOBAL {name} = {FLUSH_SETTINGS[name]}")
-            allowed = _status(cursor, "Innodb_buffer_pool_pages_total") // 100 + 8
+            allowed = (status_number(cursor, "Innodb_buffer_pool_pages_total") or 0) // 100 + 8
             deadline = began + wait_s
             while True:
-                dirty_after = _status(cursor, "Innodb_buffer_pool_pages_dirty")
+                dirty_after = status_number(cursor, "Innodb_buffer_pool_pages_dirty") or 0
                 if dirty_after <= allowed or time.monotonic() >= deadline:
                     break
                 time.sleep(POLL_S)

@@ -14,6 +14,8 @@ from collections.abc import Callable
 
 import pymysql
 
+from harness.measure.counters import status_number
+
 # Variable -> value while flushing; a server lacking one (idle flushing is MySQL's) skips it.
 FLUSH_SETTINGS = {
     "innodb_max_dirty_pages_pct_lwm": "1",
@@ -25,12 +27,6 @@ POLL_S = 1.0
 
 def reference_wait_s(rows: int) -> float:
     return min(60 + rows / 1_000_000, 1200)
-
-
-def _status(cursor, name: str) -> int:
-    cursor.execute("SHOW GLOBAL STATUS LIKE %s", (name,))
-    row = cursor.fetchone()
-    return int(row[1]) if row else 0
 
 
 def post_write(
@@ -59,10 +55,10 @@ def post_write(
             for name in changed:
                 run(cursor, "post-write: flush dirty pages",
                     f"SET GLOBAL {name} = {FLUSH_SETTINGS[name]}")  # fmt: skip
-            pool_pages = _status(cursor, "Innodb_buffer_pool_pages_total")
+            pool_pages = status_number(cursor, "Innodb_buffer_pool_pages_total") or 0
             allowed = pool_pages // 100 + 8  # what a 1 % target leaves dirty, with slack
             deadline = time.monotonic() + reference_wait_s(rows)
-            while _status(cursor, "Innodb_buffer_pool_pages_dirty") > allowed:
+            while (status_number(cursor, "Innodb_buffer_pool_pages_dirty") or 0) > allowed:
                 if time.monotonic() > deadline:
                     break
                 time.sleep(POLL_S)
