@@ -241,18 +241,19 @@ def test_browse_without_javascript_lists_every_run_and_no_dead_control(
 
     context = browser.new_context(java_script_enabled=False)
     page = context.new_page()
-    # Page by page, following the pagination's links: every run once, in the index's order.
-    current = "nav[aria-label='Pages of runs'] a[aria-current='page']"
-    page.goto(site_url + "/browse/")
-    shown = page.eval_on_selector_all(listed, links)
-    pages = page.locator("nav[aria-label='Pages of runs'] a").evaluate_all(
-        "links => links.map((a) => a.getAttribute('href'))"
-    )
-    assert len(pages) > 1 and pages[0] == page.locator(current).get_attribute("href") == "/browse/"
-    for path in pages[1:]:
+    # Page by page, following the pager's "next" links: every run once, in the index's order,
+    # and each page marks itself as the current one.
+    pager = "nav[aria-label='Pages of runs']"
+    path, shown, visited = "/browse/", [], []
+    while path:
+        assert path not in visited, f"the pager's next links loop back to {path}"
         page.goto(site_url + path)
-        assert page.locator(current).get_attribute("href") == path
+        assert page.locator(f"{pager} a[aria-current='page']").get_attribute("href") == path
+        visited.append(path)
         shown += page.eval_on_selector_all(listed, links)
+        following = page.locator(f"{pager} a[rel='next']")
+        path = following.get_attribute("href") if following.count() else ""
+    assert len(visited) > 1 and visited[1] == "/browse/2/"
     assert shown == expected
     page.goto(site_url + "/browse/")
     assert page.locator("#browse-filters").is_hidden()
