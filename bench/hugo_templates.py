@@ -27,7 +27,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from build_scaling import DEFAULT_TEMPLATE, GENERATE_SNIPPET, timed_child, write_data
+from build_scaling import (
+    DEFAULT_TEMPLATE,
+    GENERATE_SNIPPET,
+    synthetic_runs,
+    timed_child,
+    write_runs,
+)
 from committed_data import committed_data
 
 from generator.hugo.command import hugo_binary, hugo_command, hugo_env
@@ -99,7 +105,8 @@ def main() -> None:
     print(f"{os.cpu_count()} CPUs; load average {load_average()}")
     with tempfile.TemporaryDirectory() as scratch:
         root = Path(scratch)
-        write_data(DEFAULT_TEMPLATE, args.runs, root / "data")
+        template = json.loads(DEFAULT_TEMPLATE.read_text())
+        write_runs(synthetic_runs(template, args.runs), root / "data")
         # A child, as in build_scaling.py: a forked Hugo would report this process's RSS.
         committed = committed_data(root / "committed")
         generate = [sys.executable, "-c", GENERATE_SNIPPET, str(committed), str(root / "data")]

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import os
 import pstats
 import tempfile
@@ -21,7 +22,7 @@ import time
 from collections import Counter
 from pathlib import Path, PurePosixPath
 
-from build_scaling import DEFAULT_TEMPLATE, write_data
+from build_scaling import DEFAULT_TEMPLATE, synthetic_runs, write_runs
 
 from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.load import load_runs
@@ -46,7 +47,8 @@ def _arguments() -> argparse.Namespace:
 def main() -> None:
     args = _arguments()
     with tempfile.TemporaryDirectory() as scratch:  # hugo_inputs reads the run files
-        write_data(DEFAULT_TEMPLATE, args.runs, Path(scratch))
+        template = json.loads(DEFAULT_TEMPLATE.read_text())
+        write_runs(synthetic_runs(template, args.runs), Path(scratch))
         run_files = load_runs([Path(scratch)])
         started, cpu_started = time.perf_counter(), time.process_time()
         files = hugo_inputs(run_files)
