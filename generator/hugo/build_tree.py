@@ -27,6 +27,7 @@ from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.campaign import runs_by_campaign, summarize_campaign
+from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import split_compare_index
 from generator.pages.ibench import is_ibench
@@ -105,7 +106,12 @@ def files_of_run(
 def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     """A campaign's summary and overlay figures, from its runs."""
     summary = summarize_campaign(runs)
-    files = {site.data_file(site.CAMPAIGNS_DATA, summary["id"]): _json_bytes(summary)}
+    files = {
+        site.campaign_page_file(summary["id"]): _json_bytes(summary, compact=True),
+        site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
+            campaign_index_entry(summary)
+        ),
+    }
     overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
     for workload in overlays:
         for name, figure in campaign_figures(workload).items():

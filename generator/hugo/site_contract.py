@@ -31,8 +31,11 @@ build_dir/
                                             hugo.Data.runindex (content/runs/_content.gotmpl)
   data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
                                             (browse/_content.gotmpl, _partials/browse/pages.html)
-  data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
-                                            (campaigns/page.html, helpers/campaign.html, page.html)
+  assets/pages/campaigns/<campaign>.json    a campaign summary (pages/campaign.py): helpers/campaign.html
+                                            (campaigns/page.html, the campaign shortcodes), page.html
+  data/campaignindex/<campaign>.json        a campaign page's path, title, date, params
+                                            (pages/campaign_index.py): hugo.Data.campaignindex
+                                            (content/campaigns/_content.gotmpl)
   data/drilldown.json                       monitoring families for the point drill-down:
                                             hugo.Data.drilldown (_partials/scripts.html)
   data/plotly.json                          the Plotly config of every chart: hugo.Data.plotly
@@ -67,9 +70,10 @@ COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
 BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
 BROWSE_PAGES = f"{ASSETS}/browse/pages"
 RUN_PAGES = f"{ASSETS}/pages/runs"
+CAMPAIGN_PAGES = f"{ASSETS}/pages/campaigns"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
-CAMPAIGNS_DATA = f"{DATA}/campaigns"
+CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
 DRILLDOWN_DATA = f"{DATA}/drilldown.json"
 PLOTLY_DATA = f"{DATA}/plotly.json"
 DRAWING_DATA = f"{DATA}/drawing.json"
@@ -77,7 +81,7 @@ SCHEMADOC_DATA = f"{DATA}/schemadoc"
 BROWSE_DATA = f"{DATA}/browse.json"
 RUN_INDEX = f"{DATA}/runindex.json"
 GENERATED_DATA = (
-    CAMPAIGNS_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, SCHEMADOC_DATA, BROWSE_DATA,
+    CAMPAIGN_INDEX_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, SCHEMADOC_DATA, BROWSE_DATA,
     RUN_INDEX,
 )  # fmt: skip
 
@@ -122,6 +126,11 @@ def run_static(run_id: str, name: str) -> str:
 def run_page_file(run_id: str) -> str:
     """assets/pages/runs/<run>.json: everything the run's page reads."""
     return f"{RUN_PAGES}/{run_id}.json"
+
+
+def campaign_page_file(campaign_id: str) -> str:
+    """assets/pages/campaigns/<campaign>.json: the campaign's summary."""
+    return f"{CAMPAIGN_PAGES}/{campaign_id}.json"
 
 
 def browse_page(number: int) -> str:

@@ -1,6 +1,7 @@
 """Hugo parses every data file at start-up, for every build: a run page's data is its own asset
-(generator/pages/run_page.py), parsed only by the page that shows it. The config mounts no run
-document and no per-run data, and a run page renders every section from its one file."""
+(generator/pages/run_page.py), parsed only by the page that shows it, and so is a campaign's
+summary. The config mounts no run document and no per-run data, and a run page renders every
+section from its one file."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def test_hugo_mounts_no_run_document_and_no_per_run_data(tmp_path):
         page = json.loads(generated[site.run_page_file(run_id)])
         for step in page["run"]["steps"]:
             assert not set(SAMPLED_STEP_FIELDS) & set(step), run_id
+    # A campaign's summary is its pages' asset too; start-up reads only its index entry.
+    for campaign_id in {run_file.doc["campaign"]["id"] for run_file in fixture_runs}:
+        assert site.campaign_page_file(campaign_id) in generated
+        entry = json.loads(generated[site.data_file(site.CAMPAIGN_INDEX_DATA, campaign_id)])
+        assert set(entry) == {"path", "title", "date", "params"}
 
 
 def _monitored_sysbench_run(run_files: list) -> dict:
