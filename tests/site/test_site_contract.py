@@ -59,10 +59,13 @@ def test_every_generated_data_folder_is_read_by_a_template(templates):
         assert f"hugo.Data.{_data_key(path)}" in templates, path
 
 
-def test_a_run_page_reads_its_own_file_at_the_contract_path(templates):
-    run_pages = site.RUN_PAGES.removeprefix(site.ASSETS + "/")
-    assert f'resources.Get (printf "{run_pages}/%s.json" .id)' in templates
-    assert site.run_page_file("r") == f"{site.RUN_PAGES}/r.json"
+def test_run_and_campaign_pages_read_their_own_files_at_the_contract_paths(templates):
+    for folder, path_of in (
+        (site.RUN_PAGES, site.run_page_file),
+        (site.CAMPAIGN_PAGES, site.campaign_page_file),
+    ):
+        assert f'printf "{folder.removeprefix(site.ASSETS + "/")}/%s.json" .id' in templates
+        assert path_of("x") == f"{folder}/x.json"
 
 
 def test_the_indexes_and_figures_are_the_assets_templates_fetch(templates):
