@@ -44,7 +44,7 @@ def generated() -> dict[str, bytes]:
 
 
 def _data_key(path: str) -> str:
-    """data/campaigns -> campaigns, data/drilldown.json -> drilldown."""
+    """data/campaignindex -> campaignindex, data/drilldown.json -> drilldown."""
     return path.removeprefix(site.DATA + "/").removesuffix(".json")
 
 
