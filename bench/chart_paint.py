@@ -70,7 +70,7 @@ def build(root: Path, charts: int) -> tuple[Path, str]:
     generator.build_site([data], root / "build", root / "unused")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount
-        for mount in overlay_mounts([data], root / "build")
+        for mount in overlay_mounts(root / "build")
     ]
     overlay = root / "overlay.json"
     overlay.write_text(json.dumps({"module": {"mounts": mounts}}))

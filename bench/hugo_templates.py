@@ -10,8 +10,9 @@ generator once, then Hugo three ways, each a child process whose peak RSS is its
   Hugo's cache potential (how often a template's output repeated for the same input: a
   candidate for partialCached);
 - the floor: an empty site of one page, Hugo's own start-up;
-- the data floor: one page that only counts hugo.Data.runs, with the site's data mounts: what
-  loading the run documents and the generator's data costs before any page renders.
+- the data floor: one page that only counts the run index's entries, with the site's data
+  mounts: what loading the generator's data costs before any page renders (a run page's and a
+  campaign's own files are assets, parsed only by the pages that show them).
 
 Nothing is asserted: the figures describe this machine and what else ran on it (the load
 average is printed before and after).
@@ -41,7 +42,7 @@ from generator.hugo.command import hugo_binary, hugo_command, hugo_env
 METRIC_ROW = re.compile(r"^\s*([\d.]+)\s+(µs|ms|s)\s+.*?\s(\S+)$")
 UNIT_MS = {"µs": 0.001, "ms": 1.0, "s": 1000.0}
 EMPTY_SITE = "baseURL = '/'\ndisableKinds = ['sitemap', 'rss', 'taxonomy', 'term', 'section']\n"
-COUNT_RUNS = "{{ len hugo.Data.runs }} runs\n"
+COUNT_RUNS = "{{ len hugo.Data.runindex }} runs\n"
 
 
 def load_average() -> str:

@@ -1,7 +1,7 @@
 """What the statistics keep of each step of a run and whether to trust it, by the rules of
 generator/analysis/stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict,
 the write-debt verdict of a write step (generator/analysis/write_debt.py) and the client's CPU
-load. Written into data/runfacts for the run page; a comparison without
+load. Written into the run page's facts; a comparison without
 repeats measures its noise on the same kept seconds (kept_series)."""
 
 from __future__ import annotations

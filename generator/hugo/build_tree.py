@@ -27,15 +27,14 @@ from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.campaign import runs_by_campaign, summarize_campaign
+from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import split_compare_index
 from generator.pages.ibench import is_ibench
-from generator.pages.ibench import run_report as ibench_report
-from generator.pages.monitor import family_rules, step_averages
-from generator.pages.run_facts import run_facts
-from generator.pages.run_tables import run_tables
+from generator.pages.monitor import family_rules
+from generator.pages.run_page import run_index_entry, run_page
 from generator.pages.schema_doc import schema_docs
-from generator.replay.script import replay_page, replay_script
+from generator.replay.script import replay_script
 
 
 def _json_bytes(value: object, compact: bool = False) -> bytes:
@@ -73,6 +72,8 @@ def site_wide_files(runs: list[RunDocument]) -> dict[str, bytes]:
     for page in pages:
         files[site.browse_page(page["number"])] = _json_bytes(page, compact=True)
     files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(runs)})
+    by_id = sorted(runs, key=lambda run: run["id"])
+    files[site.RUN_INDEX] = _json_bytes([run_index_entry(run) for run in by_id], compact=True)
     for campaign_id, content in campaign_files.items():
         files[site.compare_campaign_file(campaign_id)] = _json_bytes(content, compact=True)
     for name, doc in schema_docs().items():
@@ -80,34 +81,37 @@ def site_wide_files(runs: list[RunDocument]) -> dict[str, bytes]:
     return files
 
 
-def files_of_run(run: RunDocument, cell: list[RunDocument]) -> dict[str, bytes]:
-    """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell);
-    its run.json and stored diff are copied by hugo_inputs."""
+def files_of_run(
+    run: RunDocument, cell: list[RunDocument], original: RunDocument | None
+) -> dict[str, bytes]:
+    """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell;
+    original: the run it reproduces, when in the archive); its run.json and stored diff are
+    copied by hugo_inputs."""
     trust = run_trust(run)
+    page = run_page(run, cell, trust, original)
     files = {
         site.run_static(run["id"], site.MY_CNF): run["server"]["my_cnf"].encode(),
         site.run_static(run["id"], site.REPLAY_SH): replay_script(run).encode(),
-        site.data_file(site.REPLAY_DATA, run["id"]): _json_bytes(replay_page(run)),
-        site.data_file(site.RUNFACTS_DATA, run["id"]): _json_bytes(run_facts(run, cell, trust)),
+        site.run_page_file(run["id"]): _json_bytes(page, compact=True),
     }
     if not run["steps"]:
         return files
-    if is_ibench(run):  # steps by name, not by thread level: a report of its own
-        files[site.data_file(site.IBENCH_DATA, run["id"])] = _json_bytes(ibench_report(run))
     own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
     figures = {**own, **monitor_figures(run)}
     for name, figure in figures.items():
         files[site.run_figure(run["id"], name)] = _json_bytes(figure, compact=True)
-    if averages := step_averages(run):
-        files[site.data_file(site.MONITOR_DATA, run["id"])] = _json_bytes(averages)
-    files[site.data_file(site.RUNTABLES_DATA, run["id"])] = _json_bytes(run_tables(run))
     return _with_downloads(files)
 
 
 def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     """A campaign's summary and overlay figures, from its runs."""
     summary = summarize_campaign(runs)
-    files = {site.data_file(site.CAMPAIGNS_DATA, summary["id"]): _json_bytes(summary)}
+    files = {
+        site.campaign_page_file(summary["id"]): _json_bytes(summary, compact=True),
+        site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
+            campaign_index_entry(summary)
+        ),
+    }
     overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
     for workload in overlays:
         for name, figure in campaign_figures(workload).items():
@@ -137,15 +141,19 @@ def derivations(run_files: list[RunFile], code: str) -> list[Derivation]:
     raw = {run["id"]: path.read_bytes() for path, run in run_files}
     stamp = {run_id: f"{run_id} {document_digest(content)}" for run_id, content in raw.items()}
     cells = group_by_cell(runs)
+    by_id = {run["id"]: run for run in runs}
     found = [Derivation("site", "site", key(code, stamp.values()), partial(site_wide_files, runs))]
     for path, run in run_files:
         cell = cells[cell_key(run)]
+        reproduced = run.get("reproduces")
+        original = by_id.get(reproduced["run_id"]) if reproduced else None
+        inputs = [stamp[other["id"]] for other in cell + ([original] if original else [])]
         found.append(
             Derivation(
                 "run",
                 run["id"],
-                key(code, [stamp[other["id"]] for other in cell], stamp[run["id"]]),
-                partial(_with_run_document, run, cell, raw[run["id"]]),
+                key(code, inputs, stamp[run["id"]]),
+                partial(_with_run_document, run, cell, raw[run["id"]], original),
             )
         )
         if diff := stored_diffs(run, path):  # raises when the stored diff is missing or altered
@@ -165,8 +173,13 @@ def derivations(run_files: list[RunFile], code: str) -> list[Derivation]:
     return found
 
 
-def _with_run_document(run: RunDocument, cell: list[RunDocument], raw: bytes) -> dict[str, bytes]:
-    return {site.run_static(run["id"], site.RUN_DOCUMENT): raw, **files_of_run(run, cell)}
+def _with_run_document(
+    run: RunDocument, cell: list[RunDocument], raw: bytes, original: RunDocument | None
+) -> dict[str, bytes]:
+    return {
+        site.run_static(run["id"], site.RUN_DOCUMENT): raw,
+        **files_of_run(run, cell, original),
+    }
 
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:

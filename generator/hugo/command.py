@@ -16,8 +16,8 @@ from generator.hugo.errors import HugoError
 from generator.hugo.swap import staged
 
 SITE_DIR = Path(__file__).resolve().parents[2] / "site"
-# The two mount sources in site/hugo.toml that a build may redirect.
-DEFAULT_RUNS_SOURCE = "../data/runs"
+# The mount source in site/hugo.toml that a build redirects to its own build dir (no run
+# document is mounted: the generator gives each run page its own asset).
 DEFAULT_BUILD_SOURCE = "../build"
 OVERLAY_NAME = "hugo.overlay.json"
 _PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*(\d+)", re.MULTILINE)
@@ -37,8 +37,8 @@ def hugo_binary() -> Path:
     return Path(on_path)
 
 
-def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict[str, Any]]:
-    """site/hugo.toml's mounts with absolute sources, runs and build sources redirected.
+def overlay_mounts(build_dir: Path) -> list[dict[str, Any]]:
+    """site/hugo.toml's mounts with absolute sources, the build dir's redirected.
 
     Hugo replaces module.mounts wholesale when a later --config file sets it, so the overlay
     must repeat every mount; deriving them from hugo.toml keeps one list to maintain.
@@ -47,9 +47,7 @@ def overlay_mounts(data_dirs: list[Path], build_dir: Path) -> list[dict[str, Any
     mounts: list[dict[str, Any]] = []
     for mount in config["module"]["mounts"]:
         source = mount["source"]
-        if source == DEFAULT_RUNS_SOURCE:
-            mounts += [{**mount, "source": str(Path(d).resolve() / "runs")} for d in data_dirs]
-        elif source.startswith(DEFAULT_BUILD_SOURCE + "/"):
+        if source.startswith(DEFAULT_BUILD_SOURCE + "/"):
             rest = source.removeprefix(DEFAULT_BUILD_SOURCE + "/")
             mounts.append({**mount, "source": str(Path(build_dir).resolve() / rest)})
         else:
@@ -68,7 +66,7 @@ def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
     the run directories actually read (only in build errors, never on a page)."""
     overlay = (Path(build_dir) / OVERLAY_NAME).resolve()
     config = {
-        "module": {"mounts": overlay_mounts(data_dirs, build_dir)},
+        "module": {"mounts": overlay_mounts(build_dir)},
         "params": {"runs_dirs": ", ".join(runs_dirs(data_dirs))},
     }
     text = json.dumps(config, indent=1)
@@ -95,17 +93,9 @@ def hugo_command(subcommand: str, overlay: Path, *extra: str) -> list[str]:
     ]
 
 
-def cause_line(output: str, sources: list[str]) -> str:
-    """The ERROR/WARN line that names the cause, without its timestamp noise.
-
-    When Hugo cannot read a run file its data is empty, so every page that looks a run up
-    fails too and those errors come first: a line naming one of `sources` (the run
-    directories) is the cause. Otherwise the first line is.
-    """
+def cause_line(output: str) -> str:
+    """The first ERROR/WARN line, the cause, without its timestamp noise."""
     errors: list[str] = [match.strip() for match in _ERROR_LINE.findall(output)]
-    for line in errors:
-        if any(source in line for source in sources):
-            return line
     if errors:
         return errors[0]
     lines = [line.strip() for line in output.splitlines() if line.strip()]
@@ -129,8 +119,6 @@ def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> 
             check=False,
         )
         if result.returncode != 0:
-            mounts = json.loads(overlay.read_text())["module"]["mounts"]
-            sources = [mount["source"] for mount in mounts if mount["target"] == "data/runs"]
-            raise HugoError(cause_line(result.stderr + "\n" + result.stdout, sources))
+            raise HugoError(cause_line(result.stderr + "\n" + result.stdout))
     pages = _PAGES_STAT.search(result.stdout)
     return int(pages.group(1)) if pages else 0

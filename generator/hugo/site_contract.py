@@ -4,7 +4,8 @@ the templates and checks both directions.
 
 The build dir is mounted into the site by site/hugo.toml: build/assets -> assets (read with
 resources.Get), build/data -> data (read as hugo.Data.<folder>), build/static -> static
-(served as is). The run documents themselves are mounted from data/runs as hugo.Data.runs.
+(served as is). No run document is mounted: Hugo parses every data file at start-up, so what
+one run page reads is one asset per run, parsed only by that page (generator/pages/run_page.py).
 
 build_dir/
   assets/figures/runs/<run>/<fig>.json      Plotly figure of a run page: _partials/run/figure.html
@@ -20,12 +21,21 @@ build_dir/
   assets/browse/pages/<n>.json              the /browse/ rows of page n: browse/section.html,
                                             browse/page.html (the list without JavaScript), fetched
                                             by js/browse.js
+  assets/pages/runs/<run>.json              all a run page reads (pages/run_page.py): the run
+                                            document without per-second samples, its facts (memory
+                                            fit, passes, trust, disclosure, plain settings an earlier
+                                            harness redacted), tables, monitor means, Reproduce list,
+                                            Insert Benchmark report, reproduced original:
+                                            helpers/run.html (runs/page.html, the run shortcodes)
+  data/runindex.json                        one entry per run page (path, title, date, params):
+                                            hugo.Data.runindex (content/runs/_content.gotmpl)
   data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
                                             (browse/_content.gotmpl, _partials/browse/pages.html)
-  data/campaigns/<campaign>.json            campaign summaries: hugo.Data.campaigns
-                                            (campaigns/page.html, helpers/campaign.html, page.html)
-  data/runtables/<run>.json                 run page counters and per-second TPS:
-                                            hugo.Data.runtables (run/counters.html, run/table-series.html)
+  assets/pages/campaigns/<campaign>.json    a campaign summary (pages/campaign.py): helpers/campaign.html
+                                            (campaigns/page.html, the campaign shortcodes), page.html
+  data/campaignindex/<campaign>.json        a campaign page's path, title, date, params
+                                            (pages/campaign_index.py): hugo.Data.campaignindex
+                                            (content/campaigns/_content.gotmpl)
   data/drilldown.json                       monitoring families for the point drill-down:
                                             hugo.Data.drilldown (_partials/scripts.html)
   data/plotly.json                          the Plotly config of every chart: hugo.Data.plotly
@@ -33,12 +43,6 @@ build_dir/
                                             js/plot.js)
   data/drawing.json                         the one size of every figure's static drawing
                                             (figures/svg.py): hugo.Data.drawing (_partials/chart.html)
-  data/ibench/<run>.json                    Insert Benchmark report of a run page: hugo.Data.ibench
-  data/monitor/<run>.json                   per-step means under the monitor charts: hugo.Data.monitor
-  data/runfacts/<run>.json                  memory fit, passes, trust, disclosure, plain settings an
-                                            earlier harness redacted: hugo.Data.runfacts
-  data/replay/<run>.json                    the Reproduce list (variables, commands): hugo.Data.replay
-                                            (run/repro.html)
   data/schemadoc/<schema>.json              the guide's key tables: hugo.Data.schemadoc (schema shortcode)
   static/compare/<campaign>.json            one campaign's part of the compare index, fetched by
                                             js/compare/catalogue.js (params.campaigns)
@@ -50,7 +54,7 @@ build_dir/
                                             linked by _partials/chart.html as each chart's JSON
   static/provenance/<sha256>.diff           the uncommitted changes a campaign ran with, as stored
                                             beside the results: linked by run/repro.html through
-                                            runfacts' provenance.snapshot.diff_url
+                                            the run page file's facts.provenance.snapshot.diff_url
   .cache/<kind>/<key>                       the generator's own cache (generator/hugo/cache.py):
                                             not mounted, read by no template
 """
@@ -65,23 +69,20 @@ FIGURES_DIR = f"{ASSETS}/figures"
 COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
 BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
 BROWSE_PAGES = f"{ASSETS}/browse/pages"
+RUN_PAGES = f"{ASSETS}/pages/runs"
+CAMPAIGN_PAGES = f"{ASSETS}/pages/campaigns"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
-CAMPAIGNS_DATA = f"{DATA}/campaigns"
-RUNTABLES_DATA = f"{DATA}/runtables"
+CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
 DRILLDOWN_DATA = f"{DATA}/drilldown.json"
 PLOTLY_DATA = f"{DATA}/plotly.json"
 DRAWING_DATA = f"{DATA}/drawing.json"
-IBENCH_DATA = f"{DATA}/ibench"
-MONITOR_DATA = f"{DATA}/monitor"
-RUNFACTS_DATA = f"{DATA}/runfacts"
-REPLAY_DATA = f"{DATA}/replay"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
 BROWSE_DATA = f"{DATA}/browse.json"
-RUNS_DATA = "runs"  # hugo.Data.runs: data/runs mounted as is, not generated
+RUN_INDEX = f"{DATA}/runindex.json"
 GENERATED_DATA = (
-    CAMPAIGNS_DATA, RUNTABLES_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, IBENCH_DATA,
-    MONITOR_DATA, RUNFACTS_DATA, REPLAY_DATA, SCHEMADOC_DATA, BROWSE_DATA,
+    CAMPAIGN_INDEX_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, SCHEMADOC_DATA, BROWSE_DATA,
+    RUN_INDEX,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
@@ -120,6 +121,16 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def run_page_file(run_id: str) -> str:
+    """assets/pages/runs/<run>.json: everything the run's page reads."""
+    return f"{RUN_PAGES}/{run_id}.json"
+
+
+def campaign_page_file(campaign_id: str) -> str:
+    """assets/pages/campaigns/<campaign>.json: the campaign's summary."""
+    return f"{CAMPAIGN_PAGES}/{campaign_id}.json"
 
 
 def browse_page(number: int) -> str:

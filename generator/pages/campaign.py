@@ -1,4 +1,4 @@
-"""Everything a campaign page shows, as one summary per campaign.id (hugo.Data.campaigns)."""
+"""Everything a campaign page shows, as one summary per campaign.id (assets/pages/campaigns/<campaign>.json)."""
 
 from __future__ import annotations
 

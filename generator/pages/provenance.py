@@ -1,4 +1,4 @@
-"""What a run page says about the code that measured it (runfacts' provenance).
+"""What a run page says about the code that measured it (its facts' provenance).
 
 A run with `harness.snapshot` names the code its campaign started with: the commit, whether the
 harness's inputs were clean, the stored diff when they were not, the campaign file, tools and

@@ -1,5 +1,5 @@
-"""The facts a run page states beside its numbers (data/runfacts/<run>.json): its host,
-buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
+"""The facts a run page states beside its numbers (in its page file, pages/run_page.py): its
+host, buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
 the disclosure box, the server's build origin, the code that measured it, the my.cnf options
 the harness replaced, the headline figure lists show for it, and the plain settings an earlier
 harness recorded as redacted."""

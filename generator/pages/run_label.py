@@ -1,5 +1,5 @@
 """How lists name a run and the one figure they show for it (the home page, section and term
-lists through runfacts, and /browse/ through its index).
+lists through the run index's params, and /browse/ through its index).
 
 The figure is a run's own headline: the highest TPS over its thread levels for sysbench and
 TPC-C-like runs; for an Insert Benchmark run, which has no TPS, the insert rate of its initial
@@ -46,7 +46,7 @@ def pass_name(run: RunDocument) -> str:
 
 
 def run_name(run: RunDocument) -> str:
-    """The run's name as its run page's title gives it (content/runs/_content.gotmpl):
+    """The run's name, its run page's title (through the run index, pages/run_page.py):
     "oltp-rw on MariaDB 11.4.5, binlog-off", with ", repeat 2 of 3" for a pass."""
     name = f"{run['workload']['name']} on {product_name(run)} {run['server']['version']}"
     name = f"{name}, {run['variant']}"

@@ -48,7 +48,7 @@ def build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path
     generate(data_dirs, tmp_path / "build")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount
-        for mount in overlay_mounts(data_dirs, tmp_path / "build")
+        for mount in overlay_mounts(tmp_path / "build")
     ]
     overlay = tmp_path / "overlay.json"
     overlay.write_text(json.dumps({"module": {"mounts": mounts}}))

@@ -8,6 +8,7 @@ import hashlib
 import pytest
 
 import generator
+from generator.hugo import site_contract as site
 from generator.hugo.command import run_build
 from tests.helpers.hostile_runs import FREE_TEXT, SOURCES, hostile_data
 from tests.helpers.site_build import build_with_article
@@ -59,17 +60,19 @@ def test_a_failed_build_leaves_the_published_site_identical(tmp_path):
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".public")] == []
 
 
-def test_hugo_names_the_run_file_it_cannot_read(tmp_path):
-    # A run file changed after validation (or Hugo run by hand): every page that looks a run
-    # up fails first, but the cause is the file, and the message says so.
+def test_hugo_names_the_run_page_file_it_cannot_read(tmp_path):
+    # Hugo reads no run document, only what the generator wrote: a run's page file damaged
+    # after the generator ran (or edited by hand) fails the build, the message names the file,
+    # and the published site stays as it was.
     data = hostile_data(tmp_path)
     public = build_with_article(tmp_path, "Before.", [data])
     before = _tree_hash(public)
-    broken = data / "runs" / f"{SOURCES[1]}.json"
-    broken.write_text(broken.read_text().replace('"tps": ', '"tps": NaN, "x": ', 1))
+    page_file = site.run_page_file(SOURCES[1])
+    broken = tmp_path / "build" / page_file
+    broken.write_text(broken.read_text().replace('"tps":', '"tps":NaN,"x":', 1))
     with pytest.raises(generator.HugoError) as raised:
         run_build(tmp_path / "overlay.json", public, "/")
-    assert str(broken.resolve()) in str(raised.value)
+    assert page_file.removeprefix(site.ASSETS + "/") in str(raised.value)
     assert _tree_hash(public) == before
 
 

@@ -1,7 +1,8 @@
 """The names generator/hugo/site_contract.py gives the build dir's files and figures, checked
 against what the templates (layouts/) and the site's scripts (site/assets/js/) ask for, in both
 directions where a name can be read from the source: every hugo.Data key a template reads is
-generated (or mounted), every generated data folder is read; every figure id a template names
+generated, every generated data folder is read, the run page file is the asset the run
+helper reads; every figure id a template names
 is in the contract, and every contract figure is asked for; the generated files all follow the
 contract's paths."""
 
@@ -28,7 +29,8 @@ def _text(root, pattern: str) -> str:
 
 @pytest.fixture(scope="module")
 def templates() -> str:
-    return _text(LAYOUTS, "*.html") + _text(LAYOUTS, "*.xml")
+    adapters = _text(REPO / "content", "_content.gotmpl")  # content adapters are templates too
+    return _text(LAYOUTS, "*.html") + _text(LAYOUTS, "*.xml") + adapters
 
 
 @pytest.fixture(scope="module")
@@ -42,19 +44,28 @@ def generated() -> dict[str, bytes]:
 
 
 def _data_key(path: str) -> str:
-    """data/campaigns -> campaigns, data/drilldown.json -> drilldown."""
+    """data/campaignindex -> campaignindex, data/drilldown.json -> drilldown."""
     return path.removeprefix(site.DATA + "/").removesuffix(".json")
 
 
 def test_every_hugo_data_key_a_template_reads_is_generated_or_mounted(templates):
     read = set(re.findall(r"hugo\.Data\.(\w+)", templates))
-    produced = {_data_key(path) for path in site.GENERATED_DATA} | {site.RUNS_DATA}
+    produced = {_data_key(path) for path in site.GENERATED_DATA}
     assert read and read <= produced
 
 
 def test_every_generated_data_folder_is_read_by_a_template(templates):
     for path in site.GENERATED_DATA:
         assert f"hugo.Data.{_data_key(path)}" in templates, path
+
+
+def test_run_and_campaign_pages_read_their_own_files_at_the_contract_paths(templates):
+    for folder, path_of in (
+        (site.RUN_PAGES, site.run_page_file),
+        (site.CAMPAIGN_PAGES, site.campaign_page_file),
+    ):
+        assert f'printf "{folder.removeprefix(site.ASSETS + "/")}/%s.json" .id' in templates
+        assert path_of("x") == f"{folder}/x.json"
 
 
 def test_the_indexes_and_figures_are_the_assets_templates_fetch(templates):
@@ -122,7 +133,7 @@ def test_every_generated_file_is_at_a_contract_path(generated):
             ), path
     for run_id in runs:
         assert site.run_static(run_id, site.RUN_DOCUMENT) in generated
-        assert site.data_file(site.RUNFACTS_DATA, run_id) in generated
+        assert site.run_page_file(run_id) in generated
     figures = [path for path in generated if site.is_figure(path)]
     ids = {path.rsplit("/", 1)[1].removesuffix(".json") for path in figures}
     known = set(site.RUN_FIGURES) | set(site.CAMPAIGN_FIGURE_METRICS)

@@ -13,6 +13,7 @@ from generator.analysis import stats as _stats
 from generator.analysis.memory import TIMES, memory_fit, size_text
 from generator.analysis.repeats import counted_runs
 from generator.figures.sweep import campaign_figures
+from generator.hugo import site_contract as site
 from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.load import RunFile
 from generator.pages.campaign import summarize_campaign
@@ -120,7 +121,7 @@ def test_run_facts_list_the_sibling_repeats(tmp_path, repeated):
     paths = write_runs(repeated, tmp_path)
     files = hugo_inputs([RunFile(path, run) for path, run in zip(paths, repeated, strict=True)])
     partial = repeated[-1]
-    facts = json.loads(files[f"data/runfacts/{partial['id']}.json"])
+    facts = json.loads(files[site.run_page_file(partial["id"])])["facts"]
     siblings = [run["id"] for run in repeated if run["variant"] == partial["variant"]]
     assert [entry["id"] for entry in facts["passes"]] == siblings
     assert [entry["counted"] for entry in facts["passes"]] == [True, True, True, False]

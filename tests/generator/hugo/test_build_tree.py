@@ -19,14 +19,7 @@ def test_overlay_for_the_defaults_equals_hugo_toml():
         {**mount, "source": str((SITE_DIR / mount["source"]).resolve())}
         for mount in config["module"]["mounts"]
     ]
-    assert overlay_mounts([REPO / "data"], REPO / "build") == expected
-
-
-def test_overlay_mounts_the_runs_of_every_data_dir(tmp_path):
-    mounts = overlay_mounts([tmp_path / "a", tmp_path / "b"], tmp_path / "build")
-    runs = [mount["source"] for mount in mounts if mount["target"] == "data/runs"]
-    assert runs == [str(tmp_path / "a" / "runs"), str(tmp_path / "b" / "runs")]
-    assert all(not mount["source"].startswith(str(REPO / "build")) for mount in mounts)
+    assert overlay_mounts(REPO / "build") == expected
 
 
 def test_sync_tree_drops_the_files_of_a_removed_run(tmp_path, fixture_runs):

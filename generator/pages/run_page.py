@@ -1,0 +1,96 @@
+"""What a run page reads, as one file per run (assets/pages/runs/<run>.json), and the run
+index the run pages' content adapter reads (data/runindex.json).
+
+Hugo parses every data file at start-up, for every build, whether a page reads it or not; an
+asset is parsed only when a template asks for it (`resources.Get ... | transform.Unmarshal`,
+cached for the build). So each run page's data is one asset read by that page alone (and by an
+article's shortcodes that name the run), and Hugo's start-up reads only the small index: one
+entry per run, a function of that run's document alone.
+
+The page file holds the run document without its per-second samples (each step's `series` and
+`monitor`: the charts, their CSV and the formatted tables carry them, and run.json beside the
+page has them all), the run's facts, formatted tables, monitoring means, Reproduce list, Insert
+Benchmark report, and, for a run that reproduces another one of the archive, the fields of the
+original the page names.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument
+from generator.analysis.hosts import host_of
+from generator.pages.ibench import is_ibench
+from generator.pages.ibench import run_report as ibench_report
+from generator.pages.monitor import step_averages
+from generator.pages.run_facts import run_facts
+from generator.pages.run_label import product_name, run_headline, run_name
+from generator.pages.run_tables import run_tables
+from generator.replay.script import replay_page
+
+# Per-step fields of per-second samples, which no template reads from the document.
+SAMPLED_STEP_FIELDS = ("series", "monitor")
+
+
+def page_document(run: RunDocument) -> dict[str, Any]:
+    """The run document as the page's templates read it: every field but the sampled ones."""
+    steps = [
+        {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
+        for step in run["steps"]
+    ]
+    return {**run, "steps": steps}
+
+
+def original_fields(original: RunDocument) -> dict[str, Any]:
+    """What a reproducing run's page names of its original: its link and its compare label."""
+    fields: dict[str, Any] = {
+        "id": original["id"],
+        "campaign": {"id": original["campaign"]["id"]},
+        "variant": original["variant"],
+        "workload": {"name": original["workload"]["name"], "tool": original["workload"]["tool"]},
+    }
+    if "repeat" in original:
+        fields["repeat"] = original["repeat"]
+    return fields
+
+
+def run_page(
+    run: RunDocument,
+    cell: list[RunDocument],
+    trust: list[dict[str, Any]],
+    original: RunDocument | None,
+) -> dict[str, Any]:
+    """The run page's one file. cell: its campaign cell's runs (analysis.repeats.group_by_cell);
+    trust: its step trust (analysis.trust.run_trust); original: the run it reproduces, when the
+    archive holds it."""
+    measured = bool(run["steps"])
+    return {
+        "run": page_document(run),
+        "facts": run_facts(run, cell, trust),
+        "replay": replay_page(run),
+        "tables": run_tables(run) if measured else None,
+        "monitor": (step_averages(run) or None) if measured else None,
+        "ibench": ibench_report(run) if measured and is_ibench(run) else None,
+        "original": original_fields(original) if original else None,
+    }
+
+
+def run_index_entry(run: RunDocument) -> dict[str, Any]:
+    """One run's entry of the run index: its page's path, title, date, list params and taxonomy
+    terms (content/runs/_content.gotmpl turns it into the page)."""
+    product = product_name(run)
+    return {
+        "path": run["id"],
+        "title": run_name(run),
+        "date": run["started_at"],
+        "params": {
+            "run_id": run["id"],
+            "campaign_id": run["campaign"]["id"],
+            "status": run["status"],
+            "headline": run_headline(run),
+            "engines": [product],
+            "versions": [f"{product} {run['server']['version']}"],
+            "workloads": [run["workload"]["name"]],
+            "hosts": [host_of(run)["name"]],
+        },
+    }

@@ -1,0 +1,81 @@
+"""A run page's one file and its run index entry (generator/pages/run_page.py)."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+from generator.analysis.repeats import cell_key, group_by_cell
+from generator.analysis.trust import run_trust
+from generator.hugo.build_tree import derivations
+from generator.hugo.load import RunFile
+from generator.pages.browse import browse_index
+from generator.pages.run_page import (
+    SAMPLED_STEP_FIELDS,
+    page_document,
+    run_index_entry,
+    run_page,
+)
+
+
+def test_the_page_document_is_the_run_without_per_second_samples(fixture_runs):
+    run = fixture_runs[0].doc
+    page = page_document(run)
+    assert {key: value for key, value in page.items() if key != "steps"} == {
+        key: value for key, value in run.items() if key != "steps"
+    }
+    for shown, recorded in zip(page["steps"], run["steps"], strict=True):
+        assert set(SAMPLED_STEP_FIELDS) & set(recorded)
+        assert shown == {k: v for k, v in recorded.items() if k not in SAMPLED_STEP_FIELDS}
+    assert "series" in run["steps"][0]  # the document itself is left whole
+
+
+def test_a_page_file_holds_each_part_its_kind_of_run_shows(fixture_runs):
+    runs = [run_file.doc for run_file in fixture_runs]
+    cells = group_by_cell(runs)
+    by_tool = {}
+    for run in runs:
+        page = run_page(run, cells[cell_key(run)], run_trust(run), None)
+        by_tool.setdefault((run["workload"]["tool"], bool(run["steps"])), page)
+    sysbench, ibench = by_tool[("sysbench", True)], by_tool[("ibench", True)]
+    assert sysbench["tables"]["series"] and sysbench["monitor"] and sysbench["ibench"] is None
+    assert ibench["ibench"]["steps"] and ibench["original"] is None
+    unmeasured = by_tool[("sysbench", False)]
+    assert unmeasured["tables"] is unmeasured["monitor"] is unmeasured["ibench"] is None
+    assert unmeasured["facts"]["host"] and unmeasured["replay"]
+    json.dumps(sysbench, allow_nan=False)  # what the generator writes
+
+
+def test_a_reproducing_run_names_its_original_and_follows_its_changes(fixture_runs, tmp_path):
+    original = fixture_runs[0].doc
+    copy_of = copy.deepcopy(fixture_runs[1].doc)
+    copy_of["id"] = "reproduce-20260101-000000.base.oltp-rw"
+    copy_of["campaign"]["id"] = "reproduce-20260101-000000"
+    copy_of["reproduces"] = {"run_id": original["id"], "source": "published"}
+    page = run_page(copy_of, [copy_of], run_trust(copy_of), original)
+    assert page["original"]["id"] == original["id"]
+    assert page["original"]["workload"]["tool"] == original["workload"]["tool"]
+
+    def run_key(first: dict) -> str:
+        files = []
+        for doc in (first, copy_of):
+            path = tmp_path / f"{doc['id']}.json"
+            path.write_text(json.dumps(doc))
+            files.append(RunFile(path, doc))
+        return next(d.key for d in derivations(files, "code") if d.name == copy_of["id"])
+
+    changed = copy.deepcopy(original)
+    changed["variant"] = "renamed"
+    assert run_key(original) != run_key(changed)
+
+
+def test_the_index_titles_a_run_as_lists_and_browse_name_it(fixture_runs):
+    runs = [run_file.doc for run_file in fixture_runs]
+    names = {row["id"]: row["name"] for row in browse_index(runs)["runs"]}
+    for run in runs:
+        entry = run_index_entry(run)
+        assert entry["path"] == entry["params"]["run_id"] == run["id"]
+        assert entry["title"] == names[run["id"]]
+        assert entry["params"]["versions"] == [
+            f"{entry['params']['engines'][0]} {run['server']['version']}"
+        ]
