@@ -16,6 +16,8 @@ original the page names.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from contract import RunDocument
@@ -64,15 +66,25 @@ def run_page(
     trust: its step trust (analysis.trust.run_trust); original: the run it reproduces, when the
     archive holds it."""
     measured = bool(run["steps"])
+    facts = run_facts(run, cell, trust)
     return {
         "run": page_document(run),
-        "facts": run_facts(run, cell, trust),
+        "facts": facts,
+        "variables_key": variables_key(run, facts),
         "replay": replay_page(run),
         "tables": run_tables(run) if measured else None,
         "monitor": (step_averages(run) or None) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
     }
+
+
+def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
+    """What the page's variables table shows, hashed: the key Hugo caches that table under
+    (run/variables.html is the costliest partial of a run page, and every run of a variant
+    shows the same table)."""
+    shown = [run["server"]["variables"], facts["redacted_plain"]]
+    return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
 
 
 def run_index_entry(run: RunDocument) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from generator.pages.run_page import (
     page_document,
     run_index_entry,
     run_page,
+    variables_key,
 )
 
 
@@ -44,6 +45,20 @@ def test_a_page_file_holds_each_part_its_kind_of_run_shows(fixture_runs):
     assert unmeasured["tables"] is unmeasured["monitor"] is unmeasured["ibench"] is None
     assert unmeasured["facts"]["host"] and unmeasured["replay"]
     json.dumps(sysbench, allow_nan=False)  # what the generator writes
+
+
+def test_the_variables_table_is_keyed_by_what_it_shows(fixture_runs):
+    run = fixture_runs[0].doc
+    facts = {"redacted_plain": []}
+    same = copy.deepcopy(run)
+    same["id"] += "-again"
+    same["variant"] = "another"
+    assert variables_key(same, facts) == variables_key(run, facts)
+    changed = copy.deepcopy(run)
+    changed["server"]["variables"]["max_connections"] = "4321"
+    assert variables_key(changed, facts) != variables_key(run, facts)
+    marked = {"redacted_plain": sorted(run["server"]["variables"])[:1]}
+    assert variables_key(run, marked) != variables_key(run, facts)
 
 
 def test_a_reproducing_run_names_its_original_and_follows_its_changes(fixture_runs, tmp_path):
