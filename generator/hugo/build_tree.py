@@ -21,7 +21,7 @@ from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.load import PlannedRun, RunFile, planned, read_document
-from generator.hugo.parallel import ordered_results
+from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_entries, joined_browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
@@ -220,7 +220,7 @@ def derive_all(found: list[Derivation]) -> dict[str, bytes]:
     """Every derivation's files, all derived now (the joining ones from the others' pieces), in
     the derivations' order."""
     plain = [d for d in found if not d.joins]
-    results = ordered_results([d.derive for d in plain])
+    results = in_order([d.derive for d in plain])
     derived: dict[str, dict[str, bytes]] = {}
     pieces: Pieces = {}
     for derivation, files in zip(plain, results, strict=True):

@@ -21,7 +21,7 @@ from generator.analysis.repeats import cell_key, repeat_index
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.errors import InvalidData
-from generator.hugo.parallel import ordered_results
+from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import snapshot_diff
 from generator.hugo.term_pages import run_terms, shared_term_pages
 
@@ -137,7 +137,7 @@ def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> lis
     listed = [contract.run_files(Path(data_dir)) for data_dir in data_dirs]
     checked = {path: _known(path, memo) for paths, _ in listed for path in paths}
     pending = [path for path, found in checked.items() if found is None]
-    results = ordered_results([partial(_check, path) for path in pending])
+    results = in_order([partial(_check, path) for path in pending])
     for path, found in zip(pending, results, strict=True):
         checked[path] = found
         if memo is not None and found.outline is not None:

@@ -1,5 +1,6 @@
 """Independent derivations spread over the machine's cores, their results in submission order, so
-the files written are the same bytes in the same order as a serial build.
+the files written are the same bytes in the same order as a serial build. Results are yielded as
+they come, so a caller that writes each one away holds a few at a time, not a build's worth.
 
 Workers are forked: they inherit the jobs (closures over the already parsed run documents)
 instead of receiving them pickled, and send back only their results. Below MIN_JOBS, or on one
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from typing import TypeVar
 
@@ -29,17 +30,19 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-def ordered_results(jobs: list[Callable[[], T]]) -> list[T]:
-    """Every job's result, in the jobs' order; a job's exception is raised here."""
+def in_order(jobs: list[Callable[[], T]]) -> Iterator[T]:
+    """Every job's result, in the jobs' order, each as soon as it and those before it are done;
+    a job's exception is raised here."""
     workers = min(cores(), len(jobs))
     if len(jobs) < MIN_JOBS or workers < 2:
-        return [job() for job in jobs]
+        yield from (job() for job in jobs)
+        return
     global _jobs
     _jobs = list(jobs)
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(workers, mp_context=context) as pool:
             chunk = max(1, len(jobs) // (workers * CHUNKS_PER_WORKER))
-            return list(pool.map(_run, range(len(jobs)), chunksize=chunk))  # type: ignore[arg-type]
+            yield from pool.map(_run, range(len(jobs)), chunksize=chunk)  # type: ignore[misc]
     finally:
         _jobs = []
