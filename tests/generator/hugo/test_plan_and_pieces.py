@@ -5,6 +5,7 @@ from every document; validation on every core reports what the serial contract r
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 
 import pytest
@@ -16,6 +17,7 @@ from generator.hugo.build import generate
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.errors import InvalidData
+from generator.hugo.load import plan_runs
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.compare_index import compare_index
@@ -143,3 +145,20 @@ def test_an_invalid_document_found_by_a_worker_is_reported_as_the_contract_does(
         assert not build.exists()  # a refused build writes nothing, not even the memo
     assert [str(p.file) for p in problems[-1:]] == [str(data / "runs" / "notes.txt")]
     assert any(p.file == str(bad) and p.path == "$.steps[0].tps" for p in problems)
+
+
+def test_a_document_changed_after_its_validation_stops_the_unit_that_reads_it(
+    tmp_path, fixture_runs
+):
+    data = data_of(tmp_path, fixture_runs, lambda run: run["id"].startswith(CAMPAIGN))
+    plan = plan_runs([data])
+    changed = data / "runs" / f"{NEW_RUN}.json"
+    changed.write_bytes(changed.read_bytes() + b"\n")
+    unit = next(d for d in build_tree.derivations(plan, "") if d.label == f"run/{NEW_RUN}")
+    with pytest.raises(InvalidData) as refused:
+        unit.derive()
+    assert str(refused.value) == (
+        f"1 data problem: {changed}: $: changed while the site was being built; build again"
+    )
+    # Raised in a pool worker, it reaches the build whole.
+    assert pickle.loads(pickle.dumps(refused.value)).problems == refused.value.problems
