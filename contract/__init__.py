@@ -39,8 +39,10 @@ from contract._secrets import REDACTED, is_secret_name, redact_options, redact_t
 from contract._steps import ibench_steps, sysbench_steps
 from contract._validate import (
     Problem,
-    ValidationMemo,
+    check_run,
     load_run,
+    run_files,
+    unreadable,
     validate_dir,
     validate_document,
 )
@@ -89,9 +91,9 @@ __all__ = [
     "StepSeries",
     "Suite",
     "TpccStep",
-    "ValidationMemo",
     "Workload",
     "WorkloadTpcc",
+    "check_run",
     "host_fingerprint",
     "ibench_steps",
     "is_secret_name",
@@ -99,7 +101,9 @@ __all__ = [
     "ram_gib",
     "redact_options",
     "redact_text",
+    "run_files",
     "sysbench_steps",
+    "unreadable",
     "utc_timestamp",
     "validate_dir",
     "validate_document",

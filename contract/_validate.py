@@ -8,7 +8,7 @@ import reprlib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Protocol, cast
+from typing import cast
 
 import jsonschema
 
@@ -108,52 +108,51 @@ def validate_document(
     return problems
 
 
-class ValidationMemo(Protocol):
-    """Remembers the run files found valid, by file name and bytes (and whatever else its keys
-    hold, such as the validator's version), so an unchanged file is not validated again."""
-
-    def __contains__(self, document: tuple[str, bytes]) -> bool: ...
-
-    def add(self, document: tuple[str, bytes]) -> None: ...
-
-
-def load_run(
-    path: Path, memo: ValidationMemo | None = None
-) -> tuple[RunDocument | None, list[Problem]]:
-    """Read and validate one run file; the document is None when it cannot be used. A file the
-    memo holds as valid is only parsed; one found valid now is added to it."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        return None, [Problem(str(path), "$", f"cannot read: {exc.strerror}")]
-    if memo is not None and (path.name, raw) in memo:
-        # Strict parsing only refuses what a valid file cannot hold: plain json reads it alike.
-        return cast(RunDocument, json.loads(raw)), []
+def check_run(file: str, raw: bytes) -> tuple[RunDocument | None, list[Problem]]:
+    """Parse and validate the bytes of run file `file`; the document is None when it cannot be
+    used."""
     doc, unparsed = parse_strict(raw)
     if unparsed:
-        return None, [Problem(str(path), where, why) for where, why in unparsed]
-    problems = validate_document(doc, str(path), raw.decode("utf-8"))
-    if memo is not None and not problems:
-        memo.add((path.name, raw))
+        return None, [Problem(file, where, why) for where, why in unparsed]
+    problems = validate_document(doc, file, raw.decode("utf-8"))
     return (None if problems else cast(RunDocument, doc)), problems
 
 
-def validate_dir(
-    data_dir: Path, memo: ValidationMemo | None = None
-) -> tuple[list[RunDocument], list[Problem]]:
-    """Validate every runs/*.json of a results directory (those the memo holds are only read,
-    see load_run); also flags ids used twice."""
+def load_run(path: Path) -> tuple[RunDocument | None, list[Problem]]:
+    """Read and validate one run file; the document is None when it cannot be used."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [unreadable(path, exc)]
+    return check_run(str(path), raw)
+
+
+def unreadable(path: Path, exc: OSError) -> Problem:
+    return Problem(str(path), "$", f"cannot read: {exc.strerror}")
+
+
+def run_files(data_dir: Path) -> tuple[list[Path], list[Problem]]:
+    """The runs/*.json of a results directory, sorted, and a problem for anything else there."""
     runs_dir = data_dir / "runs"
     if not runs_dir.is_dir():
         return [], [Problem(str(runs_dir), "$", "no runs/ directory here")]
+    strays = sorted(p for p in runs_dir.iterdir() if p.suffix != ".json")
+    problems = [
+        Problem(str(stray), "$", "not a .json run file")
+        for stray in strays
+        if not stray.name.startswith(".")
+    ]
+    return sorted(runs_dir.glob("*.json")), problems
+
+
+def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
+    """Validate every runs/*.json of a results directory."""
+    paths, strays = run_files(data_dir)
     runs: list[RunDocument] = []
     problems: list[Problem] = []
-    for path in sorted(runs_dir.glob("*.json")):
-        doc, found = load_run(path, memo)
+    for path in paths:
+        doc, found = load_run(path)
         problems += found
         if doc is not None:
             runs.append(doc)
-    for stray in sorted(p for p in runs_dir.iterdir() if p.suffix != ".json"):
-        if not stray.name.startswith("."):
-            problems.append(Problem(str(stray), "$", "not a .json run file"))
-    return runs, problems
+    return runs, problems + strays

@@ -11,7 +11,7 @@ from generator.hugo.build_tree import derivations
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, run_build, write_overlay
-from generator.hugo.load import ValidatedBefore, load_runs
+from generator.hugo.load import ValidatedBefore, plan_runs
 from generator.hugo.tree_sync import sync_tree
 
 
@@ -43,13 +43,13 @@ def generate(
     build_dir = Path(build_dir)
     cache = cache or Cache(build_dir / site.CACHE_DIR, code_version())
     validated = ValidatedBefore(cache)
-    run_files = load_runs(data_dirs, validated)
+    runs = plan_runs(data_dirs, validated)
     validated.store()
-    found = derivations(run_files, cache.code)
+    found = derivations(runs, cache.code)
     sync_tree(build_dir, found, cache)
     cache.prune()
     campaigns = sum(1 for derivation in found if derivation.kind == "campaign")
-    return len(run_files), campaigns, write_overlay(data_dirs, build_dir)
+    return len(runs), campaigns, write_overlay(data_dirs, build_dir)
 
 
 def build_site(

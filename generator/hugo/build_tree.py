@@ -7,10 +7,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from functools import partial
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from contract import RunDocument
-from generator.analysis.repeats import cell_key, group_by_cell
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
 from generator.figures.downsample import thinned_figures
@@ -21,15 +20,15 @@ from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.cache_keys import document_digest, key
-from generator.hugo.load import RunFile
-from generator.hugo.parallel import ordered_results
+from generator.hugo.load import PlannedRun, RunFile, planned, read_document
+from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import stored_diffs
-from generator.pages.browse import browse_index
+from generator.pages.browse import browse_entries, joined_browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
-from generator.pages.campaign import runs_by_campaign, summarize_campaign
+from generator.pages.campaign import summarize_campaign
 from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
-from generator.pages.compare_split import split_compare_index
+from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.ibench import is_ibench
 from generator.pages.monitor import family_rules
 from generator.pages.run_page import run_index_entry, run_page
@@ -37,13 +36,10 @@ from generator.pages.schema_doc import schema_docs
 from generator.replay.script import replay_script
 
 
-def _json_bytes(value: object, compact: bool = False) -> bytes:
-    """JSON as Hugo and the browser read it: NaN or Infinity (which JSON lacks) raise here."""
-    if compact:  # fetched whole by the browser: no indentation
-        return json.dumps(
-            value, ensure_ascii=False, allow_nan=False, separators=(",", ":")
-        ).encode()
-    return (json.dumps(value, indent=1, ensure_ascii=False, allow_nan=False) + "\n").encode()
+def _json_bytes(value: object) -> bytes:
+    """JSON as Hugo and the browser read it, compact (Python's C encoder; indentation would
+    take its slow one): NaN or Infinity (which JSON lacks) raise here."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
 def _with_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
@@ -55,27 +51,67 @@ def _with_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
     return files
 
 
-def site_wide_files(runs: list[RunDocument]) -> dict[str, bytes]:
-    """The site-wide files: indexes, configs the templates read, the guide's schema tables."""
-    catalogue, campaign_files = split_compare_index(
-        compare_index([run for run in runs if not is_ibench(run)])
-    )
+# A unit's files named PIECE + name are its pieces: what a joining unit (the site-wide one) is
+# derived from, cached apart from the unit's files (tree_sync.py) and never written to the build
+# dir. A site-wide file with one entry per run or campaign is a piece of that unit, joined here.
+PIECE = "piece:"
+Pieces = dict[str, dict[str, bytes]]  # unit label (Derivation.label) -> its pieces
+
+
+def split_pieces(files: dict[str, bytes]) -> tuple[dict[str, bytes], dict[str, bytes]]:
+    """(the files of a unit to write, its pieces)."""
+    published = {rel: content for rel, content in files.items() if not rel.startswith(PIECE)}
+    return published, {rel: content for rel, content in files.items() if rel.startswith(PIECE)}
+
+
+def joined(pieces: Pieces, kind: str, name: str) -> list[Any]:
+    """The piece `name` of every unit of `kind` that has one, parsed, in the units' order (runs
+    by id, campaigns by id)."""
+    prefix = f"{kind}/"
+    return [
+        json.loads(own[PIECE + name])
+        for label, own in pieces.items()
+        if label.startswith(prefix) and PIECE + name in own
+    ]
+
+
+def campaign_pieces(runs: list[RunDocument]) -> dict[str, bytes]:
+    """What the site-wide indexes take from a campaign: its runs' /browse/ and run index
+    entries and, unless all its runs are Insert Benchmark ones, its compare file."""
+    by_id = sorted(runs, key=lambda run: run["id"])
+    pieces = {
+        PIECE + "browse": _json_bytes(browse_entries(runs)),
+        PIECE + "runindex": _json_bytes([run_index_entry(run) for run in by_id]),
+    }
+    if compared := [run for run in runs if not is_ibench(run)]:
+        (file,) = split_compare_index(compare_index(compared))[1].values()
+        pieces[PIECE + "compare"] = _json_bytes(file)
+    return pieces
+
+
+def site_wide_files(pieces: Pieces) -> dict[str, bytes]:
+    """The site-wide files, from the campaigns' pieces: indexes, configs the templates read,
+    the guide's schema tables."""
+    campaign_files = {
+        file["campaign"]["id"]: file for file in joined(pieces, "campaign", "compare")
+    }
+    catalogue = compare_catalogue(compare_index([]), campaign_files)
     files: dict[str, bytes] = {
-        site.COMPARE_CATALOGUE: _json_bytes(catalogue, compact=True),
+        site.COMPARE_CATALOGUE: _json_bytes(catalogue),
         site.DRILLDOWN_DATA: _json_bytes(family_rules()),
         site.PLOTLY_DATA: _json_bytes(PLOTLY_CONFIG),
         site.DRAWING_DATA: _json_bytes(DRAWING_SIZE),
     }
-    browse = browse_index(runs)
-    files[site.BROWSE_FILTERS] = _json_bytes(browse_filters(browse), compact=True)
+    browse = joined_browse_index([e for es in joined(pieces, "campaign", "browse") for e in es])
+    files[site.BROWSE_FILTERS] = _json_bytes(browse_filters(browse))
     pages = browse_pages(browse)
     for page in pages:
-        files[site.browse_page(page["number"])] = _json_bytes(page, compact=True)
-    files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(runs)})
-    by_id = sorted(runs, key=lambda run: run["id"])
-    files[site.RUN_INDEX] = _json_bytes([run_index_entry(run) for run in by_id], compact=True)
+        files[site.browse_page(page["number"])] = _json_bytes(page)
+    files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(browse["runs"])})
+    run_index = [entry for entries in joined(pieces, "campaign", "runindex") for entry in entries]
+    files[site.RUN_INDEX] = _json_bytes(run_index)
     for campaign_id, content in campaign_files.items():
-        files[site.compare_campaign_file(campaign_id)] = _json_bytes(content, compact=True)
+        files[site.compare_campaign_file(campaign_id)] = _json_bytes(content)
     for name, doc in schema_docs().items():
         files[site.data_file(site.SCHEMADOC_DATA, name)] = _json_bytes(doc)
     return files
@@ -92,14 +128,14 @@ def files_of_run(
     files = {
         site.run_static(run["id"], site.MY_CNF): run["server"]["my_cnf"].encode(),
         site.run_static(run["id"], site.REPLAY_SH): replay_script(run).encode(),
-        site.run_page_file(run["id"]): _json_bytes(page, compact=True),
+        site.run_page_file(run["id"]): _json_bytes(page),
     }
     if not run["steps"]:
         return files
     own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
     figures = {**own, **monitor_figures(run)}
     for name, figure in figures.items():
-        files[site.run_figure(run["id"], name)] = _json_bytes(figure, compact=True)
+        files[site.run_figure(run["id"], name)] = _json_bytes(figure)
     return _with_downloads(files)
 
 
@@ -107,7 +143,7 @@ def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     """A campaign's summary and overlay figures, from its runs."""
     summary = summarize_campaign(runs)
     files = {
-        site.campaign_page_file(summary["id"]): _json_bytes(summary, compact=True),
+        site.campaign_page_file(summary["id"]): _json_bytes(summary),
         site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
             campaign_index_entry(summary)
         ),
@@ -116,7 +152,7 @@ def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     for workload in overlays:
         for name, figure in campaign_figures(workload).items():
             rel = site.campaign_figure(summary["id"], workload["name"], name)
-            files[rel] = _json_bytes(figure, compact=True)
+            files[rel] = _json_bytes(figure)
     return _with_downloads(files)
 
 
@@ -126,66 +162,92 @@ class Derivation(NamedTuple):
     kind: str | None  # the cache's folder (site, run, campaign); None: not cached
     name: str  # what it is for (a run or campaign id)
     key: str  # the hash of everything its files depend on (cache_keys.py)
-    derive: Callable[[], dict[str, bytes]]
+    derive: Callable[..., dict[str, bytes]]  # called with no argument, or the pieces it joins
+    joins: tuple[str, ...] = ()  # the kinds of unit whose pieces derive takes, derived first
 
     @property
     def label(self) -> str:
         return f"{self.kind or 'copied'}/{self.name}"
 
 
-def derivations(run_files: list[RunFile], code: str) -> list[Derivation]:
+def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
     """Every generated file's derivation, in a fixed order: the site-wide files, each run's (its
     run.json included; its stored diff, checked on every build, beside it uncached), each
-    campaign's. code: the code version (cache_keys.code_version) every key starts from."""
-    runs = [run for _, run in run_files]
-    raw = {run["id"]: path.read_bytes() for path, run in run_files}
-    stamp = {run_id: f"{run_id} {document_digest(content)}" for run_id, content in raw.items()}
-    cells = group_by_cell(runs)
-    by_id = {run["id"]: run for run in runs}
-    found = [Derivation("site", "site", key(code, stamp.values()), partial(site_wide_files, runs))]
-    for path, run in run_files:
-        cell = cells[cell_key(run)]
-        reproduced = run.get("reproduces")
-        original = by_id.get(reproduced["run_id"]) if reproduced else None
-        inputs = [stamp[other["id"]] for other in cell + ([original] if original else [])]
+    campaign's. runs: the plan, in id order (load.plan_runs); each unit parses the documents it
+    derives from. code: the code version (cache_keys.code_version) every key starts from."""
+    stamp = {run.id: f"{run.id} {run.digest}" for run in runs}
+    cells: dict[tuple[str, str, str], list[PlannedRun]] = {}
+    for run in sorted(runs, key=lambda run: run.outline["order"]):  # as repeats.group_by_cell
+        cells.setdefault(run.outline["cell"], []).append(run)
+    site_key = key(code, stamp.values())
+    by_id = {run.id: run for run in runs}
+    found = [Derivation("site", "site", site_key, site_wide_files, joins=("campaign",))]
+    for run in runs:
+        cell = cells[run.outline["cell"]]
+        reproduced = run.outline["reproduces"]
+        original = by_id.get(reproduced) if reproduced else None
+        inputs = [stamp[other.id] for other in cell + ([original] if original else [])]
         found.append(
             Derivation(
                 "run",
-                run["id"],
-                key(code, inputs, stamp[run["id"]]),
-                partial(_with_run_document, run, cell, raw[run["id"]], original),
+                run.id,
+                key(code, inputs, stamp[run.id]),
+                partial(_run_unit, run, cell, original),
             )
         )
-        if diff := stored_diffs(run, path):  # raises when the stored diff is missing or altered
+        # raises when the stored diff is missing or altered
+        if diff := stored_diffs(run.outline["diff"], run.path):
             digest = key(
                 "", [f"{rel} {document_digest(content)}" for rel, content in diff.items()]
             )
-            found.append(Derivation(None, f"{run['id']}/diff", digest, partial(dict, diff)))
-    for campaign_id, of_campaign in runs_by_campaign(runs).items():
+            found.append(Derivation(None, f"{run.id}/diff", digest, partial(dict, diff)))
+    by_campaign: dict[str, list[PlannedRun]] = {}
+    for run in runs:
+        by_campaign.setdefault(run.campaign, []).append(run)
+    for campaign_id, of_campaign in sorted(by_campaign.items()):
         found.append(
             Derivation(
                 "campaign",
                 campaign_id,
-                key(code, [stamp[run["id"]] for run in of_campaign]),
-                partial(files_of_campaign, of_campaign),
+                key(code, [stamp[run.id] for run in of_campaign]),
+                partial(_campaign_unit, of_campaign),
             )
         )
     return found
 
 
-def _with_run_document(
-    run: RunDocument, cell: list[RunDocument], raw: bytes, original: RunDocument | None
+def _run_unit(
+    run: PlannedRun, cell: list[PlannedRun], original: PlannedRun | None
 ) -> dict[str, bytes]:
-    return {
-        site.run_static(run["id"], site.RUN_DOCUMENT): raw,
-        **files_of_run(run, cell, original),
-    }
+    documents = {other.id: read_document(other) for other in cell}
+    doc, raw = documents[run.id]
+    reproduced = read_document(original)[0] if original else None
+    files = files_of_run(doc, [other for other, _ in documents.values()], reproduced)
+    return {site.run_static(run.id, site.RUN_DOCUMENT): raw, **files}
+
+
+def _campaign_unit(runs: list[PlannedRun]) -> dict[str, bytes]:
+    documents = [read_document(run)[0] for run in runs]
+    return {**files_of_campaign(documents), **campaign_pieces(documents)}
+
+
+def derive_all(found: list[Derivation]) -> dict[str, bytes]:
+    """Every derivation's files, all derived now (the joining ones from the others' pieces), in
+    the derivations' order."""
+    plain = [d for d in found if not d.joins]
+    results = in_order([d.derive for d in plain])
+    derived: dict[str, dict[str, bytes]] = {}
+    pieces: Pieces = {}
+    for derivation, files in zip(plain, results, strict=True):
+        derived[derivation.label], pieces[derivation.label] = split_pieces(files)
+    inputs: dict[str, bytes] = {}
+    for derivation in found:
+        label = derivation.label
+        inputs.update(derived[label] if label in derived else derivation.derive(pieces))
+    return inputs
 
 
 def hugo_inputs(run_files: list[RunFile]) -> dict[str, bytes]:
     """Relative path -> content of every generated file, all derived now (reads the run files
     and the schemas); a build derives only what its cache lacks (tree_sync.py)."""
-    files: dict[str, bytes] = {}
-    for derived in ordered_results([d.derive for d in derivations(run_files, "")]):
-        files.update(derived)
-    return files
+    return derive_all(derivations([planned(run_file.path) for run_file in run_files], ""))

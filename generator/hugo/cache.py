@@ -89,6 +89,14 @@ class Cache:
             self.derived.append(f"{kind}/{name}")
         return files
 
+    def holds(self, kind: str, name: str, key: str) -> bool:
+        """Whether (kind, key) has an entry, without reading it (noted as to derive when not)."""
+        self.keep(kind, key)
+        if self._path(kind, key).is_file():
+            return True
+        self.derived.append(f"{kind}/{name}")
+        return False
+
     def keep(self, kind: str, key: str) -> None:
         """Keep (kind, key) through `prune` without reading it: its files are in place."""
         self._used.setdefault(kind, set()).add(key)

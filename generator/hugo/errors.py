@@ -17,6 +17,9 @@ class InvalidData(BuildError):
         noun = "problem" if len(problems) == 1 else "problems"
         super().__init__(f"{len(problems)} data {noun}: " + "; ".join(map(str, problems)))
 
+    def __reduce__(self) -> tuple[type[InvalidData], tuple[list[Problem]]]:
+        return InvalidData, (self.problems,)  # raised in a pool worker, re-raised here whole
+
 
 class HugoError(BuildError):
     """Hugo is missing or failed; the message is Hugo's own first error line."""

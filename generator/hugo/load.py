@@ -1,67 +1,189 @@
 """Read every data directory through the contract; fail as a whole if any document is unusable
-or two would share a page. With a cache, a file validated before (same name, bytes and code
-version: generator/hugo/cache_keys.py) is only parsed."""
+or two would share a page.
+
+A build plans from outlines, not documents: per run its file, the SHA-256 of its bytes and the
+few fields the plan needs (id, campaign cell, pass order, taxonomy terms), so an archive of
+100,000 runs is planned in a few megabytes; each document is parsed inside the unit that
+derives from it (build_tree.py). The documents not found valid before are validated on every
+core (parallel.py). With a cache, a file validated before (same name, bytes and code version:
+generator/hugo/cache_keys.py) is not parsed at all: its outline is the memo's.
+"""
 
 from __future__ import annotations
 
+import json
+from functools import partial
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypedDict, cast
 
 import contract
+from generator.analysis.repeats import cell_key, repeat_index
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.errors import InvalidData
-from generator.hugo.term_pages import shared_term_pages
+from generator.hugo.parallel import in_order
+from generator.hugo.provenance_files import snapshot_diff
+from generator.hugo.term_pages import run_terms, shared_term_pages
+
+
+class RunOutline(TypedDict):
+    """What planning a build needs of a run document."""
+
+    id: str
+    cell: tuple[str, str, str]  # analysis.repeats.cell_key: campaign, variant, workload
+    order: tuple[int, str, str]  # a cell's pass order: repeat index, started_at, id
+    terms: dict[str, str]  # term_pages.run_terms
+    diff: dict[str, str] | None  # provenance_files.snapshot_diff
+    reproduces: str | None  # the id of the run it reproduces, if any
+
+
+class PlannedRun(NamedTuple):
+    path: Path
+    digest: str  # of the bytes validated (cache_keys.document_digest)
+    outline: RunOutline
+
+    @property
+    def id(self) -> str:
+        return self.outline["id"]
+
+    @property
+    def campaign(self) -> str:
+        return self.outline["cell"][0]
 
 
 class RunFile(NamedTuple):
+    """A run document with its file, for callers that want every document at once."""
+
     path: Path
     doc: contract.RunDocument
 
 
+def outline_of(run: contract.RunDocument) -> RunOutline:
+    return {
+        "id": run["id"],
+        "cell": cell_key(run),
+        "order": (repeat_index(run), run["started_at"], run["id"]),
+        "terms": run_terms(run),
+        "diff": snapshot_diff(run),
+        "reproduces": run["reproduces"]["run_id"] if "reproduces" in run else None,
+    }
+
+
+def _from_json(raw: bytes) -> RunOutline:
+    outline = json.loads(raw)
+    return cast(
+        RunOutline, {**outline, "cell": tuple(outline["cell"]), "order": tuple(outline["order"])}
+    )
+
+
 class ValidatedBefore:
-    """The cache's "valid" entries as the contract's validation memo (an entry holds no file).
-    Documents found valid are stored by `store`, once the whole load succeeded: a refused build
-    writes nothing."""
+    """The cache's "valid" entries: per document found valid (by name, bytes and code version),
+    its outline. Documents found valid are stored by `store`, once the whole load succeeded: a
+    refused build writes nothing."""
 
     KIND = "valid"
+    OUTLINE = "outline.json"
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
-        self._found: list[str] = []
+        self._found: list[tuple[str, RunOutline]] = []
 
-    def _key(self, document: tuple[str, bytes]) -> str:
-        name, raw = document
-        return key(self.cache.code, name, document_digest(raw))
+    def _key(self, name: str, digest: str) -> str:
+        return key(self.cache.code, name, digest)
 
-    def __contains__(self, document: tuple[str, bytes]) -> bool:
-        return self.cache.get(self.KIND, document[0], self._key(document)) is not None
+    def outline(self, name: str, digest: str) -> RunOutline | None:
+        entry = self.cache.get(self.KIND, name, self._key(name, digest))
+        return _from_json(entry[self.OUTLINE]) if entry and self.OUTLINE in entry else None
 
-    def add(self, document: tuple[str, bytes]) -> None:
-        self._found.append(self._key(document))
+    def add(self, name: str, digest: str, outline: RunOutline) -> None:
+        self._found.append((self._key(name, digest), outline))
 
     def store(self) -> None:
-        for found in self._found:
-            self.cache.put(self.KIND, found, {})
+        for found, outline in self._found:
+            self.cache.put(self.KIND, found, {self.OUTLINE: json.dumps(outline).encode()})
         self._found.clear()
 
 
-def load_runs(data_dirs: list[Path], memo: contract.ValidationMemo | None = None) -> list[RunFile]:
-    """Every run of every data dir, sorted by id; raises InvalidData listing every problem."""
-    loaded: dict[str, RunFile] = {}
+class _Checked(NamedTuple):
+    digest: str
+    outline: RunOutline | None  # None: not usable
+    problems: list[contract.Problem]
+
+
+def _check(path: Path) -> _Checked:
+    """Validate one run file (in a pool worker): what a plan keeps of it, or its problems."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return _Checked("", None, [contract.unreadable(path, exc)])
+    run, problems = contract.check_run(str(path), raw)
+    return _Checked(document_digest(raw), run and outline_of(run), problems)
+
+
+def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
+    """The memo's outline of the file as it is now, or None when it must be validated."""
+    if memo is None:
+        return None
+    try:
+        digest = document_digest(path.read_bytes())
+    except OSError:
+        return None  # _check reports it
+    outline = memo.outline(path.name, digest)
+    return _Checked(digest, outline, []) if outline else None
+
+
+def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[PlannedRun]:
+    """Every run of every data dir, sorted by id; raises InvalidData listing every problem
+    (per data dir, its files' in name order, then stray files; then ids used twice and terms
+    that would share a page)."""
+    listed = [contract.run_files(Path(data_dir)) for data_dir in data_dirs]
+    checked = {path: _known(path, memo) for paths, _ in listed for path in paths}
+    pending = [path for path, found in checked.items() if found is None]
+    results = in_order([partial(_check, path) for path in pending])
+    for path, found in zip(pending, results, strict=True):
+        checked[path] = found
+        if memo is not None and found.outline is not None:
+            memo.add(path.name, found.digest, found.outline)
+    loaded: dict[str, PlannedRun] = {}
     problems: list[contract.Problem] = []
-    for data_dir in data_dirs:
-        docs, dir_problems = contract.validate_dir(Path(data_dir), memo)
-        problems += dir_problems
-        for doc in docs:
-            path = Path(data_dir) / "runs" / f"{doc['id']}.json"
-            if doc["id"] in loaded:
-                other = loaded[doc["id"]].path
-                problems.append(contract.Problem(str(path), "$.id", f"id also used by {other}"))
+    for paths, strays in listed:
+        dir_runs = []
+        for path in paths:
+            digest, outline, found_problems = cast(_Checked, checked[path])
+            problems += found_problems
+            if outline is not None:
+                dir_runs.append(PlannedRun(path, digest, outline))
+        problems += strays
+        for run in dir_runs:
+            if run.id in loaded:
+                why = f"id also used by {loaded[run.id].path}"
+                problems.append(contract.Problem(str(run.path), "$.id", why))
                 continue
-            loaded[doc["id"]] = RunFile(path, doc)
+            loaded[run.id] = run
     runs = [loaded[run_id] for run_id in sorted(loaded)]
-    problems += shared_term_pages(runs)
+    problems += shared_term_pages([(run.path, run.outline["terms"]) for run in runs])
     if problems:
         raise InvalidData(problems)
     return runs
+
+
+def read_document(run: PlannedRun) -> tuple[contract.RunDocument, bytes]:
+    """The planned run's document and bytes; raises InvalidData when the file changed since it
+    was validated."""
+    raw = run.path.read_bytes()
+    if document_digest(raw) != run.digest:
+        why = "changed while the site was being built; build again"
+        raise InvalidData([contract.Problem(str(run.path), "$", why)])
+    # Strict parsing only refuses what a valid file cannot hold: plain json reads it alike.
+    return cast(contract.RunDocument, json.loads(raw)), raw
+
+
+def planned(path: Path) -> PlannedRun:
+    """The plan of one run file known to be valid (a test's, a tool's)."""
+    raw = path.read_bytes()
+    return PlannedRun(path, document_digest(raw), outline_of(json.loads(raw)))
+
+
+def load_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[RunFile]:
+    """Every run document of every data dir, sorted by id (plan_runs, then each parsed)."""
+    return [RunFile(run.path, read_document(run)[0]) for run in plan_runs(data_dirs, memo)]

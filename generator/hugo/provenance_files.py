@@ -12,12 +12,17 @@ from generator.hugo import site_contract as site
 from generator.hugo.errors import BuildError
 
 
-def stored_diffs(run: RunDocument, run_file: Path) -> dict[str, bytes]:
-    """The build-dir file of the run's stored diff (none for a clean tree), read from the
-    results directory holding run_file (<data>/runs/<id>.json); a missing or altered diff
-    stops the build, since the page would link to what did not run, and so does one holding a
-    credential in clear (the harness stores them redacted)."""
+def snapshot_diff(run: RunDocument) -> dict[str, str] | None:
+    """The run's stored diff as recorded ({"path", "sha256"}), or None for a clean tree."""
     diff = run["harness"].get("snapshot", {}).get("diff")
+    return None if diff is None else {"path": diff["path"], "sha256": diff["sha256"]}
+
+
+def stored_diffs(diff: dict[str, str] | None, run_file: Path) -> dict[str, bytes]:
+    """The build-dir file of a run's stored diff (snapshot_diff; none for a clean tree), read
+    from the results directory holding run_file (<data>/runs/<id>.json); a missing or altered
+    diff stops the build, since the page would link to what did not run, and so does one
+    holding a credential in clear (the harness stores them redacted)."""
     if diff is None:
         return {}
     path = run_file.parent.parent / diff["path"]

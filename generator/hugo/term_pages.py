@@ -23,13 +23,19 @@ TERMS: dict[str, tuple[str, Callable[[contract.RunDocument], str]]] = {
 }
 
 
-def shared_term_pages(runs: Sequence[tuple[Path, contract.RunDocument]]) -> list[contract.Problem]:
-    """A problem for each run whose term differs from an earlier run's only by case."""
+def run_terms(run: contract.RunDocument) -> dict[str, str]:
+    """Taxonomy -> the run's term in it."""
+    return {taxonomy: term_of(run) for taxonomy, (_, term_of) in TERMS.items()}
+
+
+def shared_term_pages(runs: Sequence[tuple[Path, dict[str, str]]]) -> list[contract.Problem]:
+    """A problem for each run (its file, its run_terms) whose term differs from an earlier
+    run's only by case."""
     problems = []
-    for taxonomy, (json_path, term_of) in TERMS.items():
+    for taxonomy, (json_path, _) in TERMS.items():
         first: dict[str, tuple[str, Path]] = {}  # lowercased term -> first spelling, its file
-        for path, run in runs:
-            term = term_of(run)
+        for path, terms in runs:
+            term = terms[taxonomy]
             spelling, other = first.setdefault(term.lower(), (term, path))
             if spelling != term:
                 why = (

@@ -13,16 +13,19 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import TypedDict, cast
 
 from generator.hugo import site_contract as site
-from generator.hugo.build_tree import Derivation
+from generator.hugo.build_tree import Derivation, Pieces, split_pieces
 from generator.hugo.cache import Cache
-from generator.hugo.parallel import ordered_results
+from generator.hugo.parallel import in_order
 
 MANIFEST_KIND, MANIFEST_NAME = "tree", "manifest"  # one entry, keyed by its name
 MANIFEST_FILE = "manifest.json"
+PIECES_KIND = "pieces"  # the pieces of a unit (build_tree.PIECE), under the unit's key
 
 
 class Written(TypedDict):
@@ -59,18 +62,64 @@ def _in_place(recorded: Written | None, key: str, sizes: dict[str, int]) -> bool
     return all(sizes.get(rel) == size for rel, size in recorded["files"].items())
 
 
-def _files(stale: list[Derivation], cache: Cache) -> list[dict[str, bytes]]:
-    """The files of each stale derivation: from the cache, else derived now and stored."""
-    found = [cache.get(d.kind, d.name, d.key) if d.kind else None for d in stale]
-    missing = [index for index, files in enumerate(found) if files is None]
-    for index, files in zip(
-        missing, ordered_results([stale[i].derive for i in missing]), strict=True
-    ):
-        kind = stale[index].kind
-        if kind:
-            cache.put(kind, stale[index].key, files)
-        found[index] = files
-    return [files or {} for files in found]
+def _files(
+    stale: list[Derivation], cache: Cache, pieces: Pieces, joined: set[str]
+) -> Iterator[tuple[Derivation, dict[str, bytes]]]:
+    """Each stale derivation with its files, in order, one at a time: from the cache, else
+    derived (on every core) and stored; the pieces of a derived unit of a joined kind go to
+    their own entry, and into pieces. An entry found damaged is derived here."""
+    missing = [d for d in stale if not (d.kind and cache.holds(d.kind, d.name, d.key))]
+    derived = zip(missing, in_order([d.derive for d in missing]), strict=True)
+    upcoming = next(derived, None)
+    for derivation in stale:
+        if upcoming and upcoming[0] is derivation:
+            files = upcoming[1]
+            upcoming = next(derived, None)
+        else:
+            stored = (
+                cache.get(derivation.kind, derivation.name, derivation.key)
+                if derivation.kind
+                else None
+            )
+            if stored is not None:
+                yield derivation, stored
+                continue
+            files = derivation.derive()
+        published, own = split_pieces(files)
+        if derivation.kind:
+            cache.put(derivation.kind, derivation.key, published)
+        if derivation.kind in joined:
+            cache.put(PIECES_KIND, derivation.key, own)
+            pieces[derivation.label] = own
+        yield derivation, published
+
+
+def _joined_pieces(
+    found: list[Derivation], kinds: set[str], cache: Cache, pieces: Pieces
+) -> Pieces:
+    """The pieces of every unit of kinds, in the derivations' order: derived this build, else
+    their entries, else (an entry lost) the unit derived again for them."""
+    units = [d for d in found if d.kind in kinds]
+    for d in units:
+        if d.label not in pieces and (own := cache.get(PIECES_KIND, d.name, d.key)) is not None:
+            pieces[d.label] = own
+    lost = [d for d in units if d.label not in pieces]
+    for derivation, files in zip(lost, in_order([d.derive for d in lost]), strict=True):
+        pieces[derivation.label] = split_pieces(files)[1]
+        cache.put(PIECES_KIND, derivation.key, pieces[derivation.label])
+    return {d.label: pieces[d.label] for d in units}
+
+
+def _all_files(
+    stale: list[Derivation], found: list[Derivation], cache: Cache, joined_kinds: set[str]
+) -> Iterator[tuple[Derivation, dict[str, bytes]]]:
+    """_files of the stale derivations: the joining ones after all others, from their pieces."""
+    pieces: Pieces = {}
+    yield from _files([d for d in stale if not d.joins], cache, pieces, joined_kinds)
+    if joining := [d for d in stale if d.joins]:
+        joined = _joined_pieces(found, joined_kinds, cache, pieces)
+        with_pieces = [d._replace(derive=partial(d.derive, joined)) for d in joining]
+        yield from _files(with_pieces, cache, pieces, joined_kinds)
 
 
 def _write_atomically(target: Path, content: bytes) -> None:
@@ -123,7 +172,8 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
     stale_labels = {d.label for d in stale}
     changed = 0
     manifest: Manifest = {}
-    for derivation, files in zip(stale, _files(stale, cache), strict=True):
+    joined_kinds = {kind for d in found for kind in d.joins}
+    for derivation, files in _all_files(stale, found, cache, joined_kinds):
         changed += _write(build_dir, files, sizes)
         manifest[derivation.label] = {
             "key": derivation.key,
@@ -134,6 +184,8 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
             manifest[derivation.label] = previous[derivation.label]
             if derivation.kind:
                 cache.keep(derivation.kind, derivation.key)  # in place: its entry stays
+        if derivation.kind in joined_kinds:
+            cache.keep(PIECES_KIND, derivation.key)  # read when a joining unit is derived
     expected = {rel for recorded in manifest.values() for rel in recorded["files"]}
     strays = sorted(rel for rel in sizes if rel not in expected)
     _remove(build_dir, strays)

@@ -40,16 +40,15 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
     return options
 
 
-def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
-    """{"campaigns": {id: title}, "hosts": {fingerprint: name}, "runs": [record, ...]} newest
-    first; each record holds the run's name (its page's title), the fields the filters match
-    (product, version, workload, campaign, host fingerprint, options) and its headline figure
-    (pages/run_label.py). js/browse.js draws the filtered list from it, and
-    layouts/browse/section.html the whole list for readers without JavaScript."""
+def browse_entries(runs: list[RunDocument]) -> list[dict[str, Any]]:
+    """Per run, in the order given, its record in the index (see browse_index) and what the
+    index's order and names need of it ("started_at", "title" of its campaign, "host_name"):
+    runs of whole campaigns, since a record's options depend on its campaign's other runs."""
     options = variant_options(runs)
-    hosts = {run["id"]: host_of(run) for run in runs}
-    records = [
-        {
+    entries = []
+    for run in runs:
+        host = host_of(run)
+        record = {
             "id": run["id"],
             "date": run["started_at"][:10],
             "name": run_name(run),
@@ -57,17 +56,42 @@ def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
             "version": run["server"]["version"],
             "workload": run["workload"]["name"],
             "campaign": run["campaign"]["id"],
-            "host": hosts[run["id"]]["fingerprint"],
+            "host": host["fingerprint"],
             "status": run["status"],
             "options": options[run["id"]],
             "headline": run_headline(run),
         }
-        for run in sorted(runs, key=lambda run: (run["started_at"], run["id"]), reverse=True)
-    ]
-    campaigns = {run["campaign"]["id"]: run["campaign"]["title"] for run in runs}
-    names = {host["fingerprint"]: host["name"] for host in hosts.values()}
+        entries.append(
+            {
+                "record": record,
+                "started_at": run["started_at"],
+                "title": run["campaign"]["title"],
+                "host_name": host["name"],
+            }
+        )
+    return entries
+
+
+def joined_browse_index(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """The index (see browse_index) of the browse_entries of one or more campaigns."""
+    by_id = sorted(entries, key=lambda entry: entry["record"]["id"])
+    newest_first = sorted(
+        by_id, key=lambda entry: (entry["started_at"], entry["record"]["id"]), reverse=True
+    )
+    campaigns = {entry["record"]["campaign"]: entry["title"] for entry in by_id}
+    names = {entry["record"]["host"]: entry["host_name"] for entry in by_id}
     return {
         "campaigns": dict(sorted(campaigns.items())),
         "hosts": dict(sorted(names.items())),
-        "runs": records,
+        "runs": [entry["record"] for entry in newest_first],
     }
+
+
+def browse_index(runs: list[RunDocument]) -> dict[str, Any]:
+    """{"campaigns": {id: title}, "hosts": {fingerprint: name}, "runs": [record, ...]} newest
+    first; each record holds the run's name (its page's title), the fields the filters match
+    (product, version, workload, campaign, host fingerprint, options) and its headline figure
+    (pages/run_label.py). js/browse.js draws the filtered list from it, and
+    layouts/browse/section.html the whole list for readers without JavaScript. Where two runs
+    name a campaign or a host differently, the later run id's name is the index's."""
+    return joined_browse_index(browse_entries(runs))

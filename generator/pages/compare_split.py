@@ -75,13 +75,20 @@ def split_compare_index(index: dict[str, Any]) -> tuple[dict[str, Any], dict[str
             "runs": [{**run, "environment": used.index(run["environment"])} for run in runs],
             "cells": cells_of.get(campaign["id"], []),
         }
+    return compare_catalogue(index, files), files
+
+
+def compare_catalogue(index: dict[str, Any], files: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """The catalogue of campaign files (campaign id -> its file, in campaign id order) under
+    the rules of index, any compare index (that of no runs holds the rules alone)."""
     campaign_ids = set(files)
     catalogue = {key: value for key, value in index.items() if key not in ("runs", "cells")}
     catalogue["drift"] = {"fields": index["drift"]["fields"]}
-    catalogue["campaigns"] = [_catalogue_entry(files[one["id"]]) for one in index["campaigns"]]
+    catalogue["campaigns"] = [_catalogue_entry(file) for file in files.values()]
     catalogue["elsewhere"] = {
         run["id"]: run["campaign"]
-        for run in index["runs"]
+        for file in files.values()
+        for run in file["runs"]
         if campaign_of_id(run["id"], campaign_ids) != run["campaign"]
     }
-    return catalogue, files
+    return catalogue

@@ -215,6 +215,6 @@ def test_the_pool_runs_jobs_in_other_processes_and_keeps_their_order(monkeypatch
     if parallel.cores() < 2:
         pytest.skip("one core: the pool is never used")
     monkeypatch.setattr(parallel, "MIN_JOBS", 1)
-    results = parallel.ordered_results([partial(lambda n: (n, os.getpid()), n) for n in range(50)])
+    results = list(parallel.in_order([partial(lambda n: (n, os.getpid()), n) for n in range(50)]))
     assert [n for n, _ in results] == list(range(50))
     assert os.getpid() not in {pid for _, pid in results}

@@ -8,7 +8,7 @@ import json
 from generator.analysis.repeats import cell_key, group_by_cell
 from generator.analysis.trust import run_trust
 from generator.hugo.build_tree import derivations
-from generator.hugo.load import RunFile
+from generator.hugo.load import planned
 from generator.pages.browse import browse_index
 from generator.pages.run_page import (
     SAMPLED_STEP_FIELDS,
@@ -76,7 +76,7 @@ def test_a_reproducing_run_names_its_original_and_follows_its_changes(fixture_ru
         for doc in (first, copy_of):
             path = tmp_path / f"{doc['id']}.json"
             path.write_text(json.dumps(doc))
-            files.append(RunFile(path, doc))
+            files.append(planned(path))
         return next(d.key for d in derivations(files, "code") if d.name == copy_of["id"])
 
     changed = copy.deepcopy(original)
