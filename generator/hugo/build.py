@@ -11,6 +11,7 @@ from generator.hugo.build_tree import derivations
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, run_build, write_overlay
+from generator.hugo.known_runs import KnownRuns
 from generator.hugo.load import ValidatedBefore, load_runs
 from generator.hugo.tree_sync import sync_tree
 
@@ -35,15 +36,19 @@ def _count(number: int, noun: str) -> str:
 
 
 def generate(
-    data_dirs: list[Path], build_dir: Path, cache: Cache | None = None
+    data_dirs: list[Path],
+    build_dir: Path,
+    cache: Cache | None = None,
+    known: KnownRuns | None = None,
 ) -> tuple[int, int, Path]:
     """Validate and write the Hugo inputs, validating and deriving only what the build dir's
     cache (generator/hugo/cache.py) lacks; returns (runs, campaigns, overlay config path).
-    cache: a caller's own Cache of build_dir, to see what was derived."""
+    cache: a caller's own Cache of build_dir, to see what was derived; known: the documents a
+    long-lived caller (serve) kept from its previous build, so only changed files are read."""
     build_dir = Path(build_dir)
     cache = cache or Cache(build_dir / site.CACHE_DIR, code_version())
     validated = ValidatedBefore(cache)
-    run_files = load_runs(data_dirs, validated)
+    run_files = known.load(data_dirs, validated) if known else load_runs(data_dirs, validated)
     validated.store()
     found = derivations(run_files, cache.code)
     sync_tree(build_dir, found, cache)
