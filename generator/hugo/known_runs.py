@@ -31,7 +31,9 @@ class KnownRuns:
 
     def __init__(self) -> None:
         self._known: dict[Path, tuple[Stamp, contract.RunDocument]] = {}
+        self._loaded: set[Path] = set()  # the files of the last load that succeeded
         self.read = 0  # files the last load read (new, changed or invalid)
+        self.removed = 0  # files of the last successful load that this one no longer found
 
     def _document(
         self, path: Path, stamp: Stamp, memo: contract.ValidationMemo
@@ -81,4 +83,6 @@ class KnownRuns:
         problems += shared_term_pages(runs)
         if problems:
             raise InvalidData(problems)
+        self.removed = len(self._loaded - known.keys())
+        self._loaded = set(known)
         return runs

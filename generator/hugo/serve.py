@@ -7,8 +7,10 @@ validated document by its stat (known_runs.py), so a regeneration after one new 
 validates that run only; the generator then writes only the files whose bytes changed, and the
 watching `hugo server` rebuilds from those.
 
-Hugo renders to memory: a removed run's page must answer 404, and a page rendered to disk would
-stay there. Each regeneration logs one line to stderr with its seconds (`regenerated ... in
+Hugo renders to memory (on disk it would write into site/public, the published site). `hugo
+server` never drops a page it rendered, even on a full rebuild, so when runs were removed it is
+restarted on the same port: a removed run's page then answers 404, after a cold Hugo build (a
+rare event: new and changed runs are the daily case). Each regeneration logs one line to stderr with its seconds (`regenerated ... in
 N s`); Hugo logs its own rebuilds (`Total in N ms`). While serving, bad data is reported and
 the last good site stays up.
 """
@@ -62,26 +64,30 @@ class _Generator:
         cache = Cache(self.build_dir / site.CACHE_DIR, self.code)
         return generate(self.data_dirs, self.build_dir, cache, self.known)
 
-    def again(self) -> None:
-        """Regenerate, logging how long it took; bad data is reported, the site stays as it was."""
+    def again(self) -> bool:
+        """Regenerate, logging how long it took; bad data is reported, the site stays as it was
+        (and False is returned)."""
         started = time.monotonic()
         try:
             runs, campaigns, _ = self()
-        except InvalidData as error:
+        except (InvalidData, OSError) as error:  # OSError: a file removed while it was read
             print(f"not regenerated: {error}", file=sys.stderr)
-        except OSError as error:  # a file removed while it was read: its removal comes next
-            print(f"not regenerated: {error}", file=sys.stderr)
-        else:
-            seconds = time.monotonic() - started
-            print(
-                f"regenerated {runs} runs, {campaigns} campaigns in {seconds:.2f} s "
-                f"({self.known.read} read)",
-                file=sys.stderr,
-            )
+            return False
+        seconds = time.monotonic() - started
+        print(
+            f"regenerated {runs} runs, {campaigns} campaigns in {seconds:.2f} s "
+            f"({self.known.read} read, {self.known.removed} removed)",
+            file=sys.stderr,
+        )
+        return True
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
+
+
+def _start(command: list[str]) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(command, env=hugo_env())
 
 
 def _stop(hugo: subprocess.Popen[bytes]) -> None:
@@ -100,9 +106,8 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
     generator = _Generator(data_dirs, Path(build_dir))
     _, _, overlay = generator()
     address = ("--bind", BIND, "--port", str(port or _free_port()))
-    hugo = subprocess.Popen(
-        hugo_command("server", overlay, *address, "--renderToMemory"), env=hugo_env()
-    )
+    command = hugo_command("server", overlay, *address, "--renderToMemory")
+    hugo = _start(command)
     # A service manager stops with SIGTERM: Hugo must not outlive serve then either.
     previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
@@ -115,8 +120,12 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
         ):
             if hugo.poll() is not None:
                 break
-            if changes:
-                generator.again()
+            if changes and generator.again() and generator.known.removed:
+                print(
+                    "restarting hugo server: it keeps the pages of removed runs", file=sys.stderr
+                )
+                _stop(hugo)
+                hugo = _start(command)
     except KeyboardInterrupt:
         pass
     else:

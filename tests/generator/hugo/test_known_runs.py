@@ -40,7 +40,7 @@ def test_loads_what_load_runs_loads_and_then_reads_only_what_changed(tmp_path):
     data = copied_fixtures(tmp_path)
     known = KnownRuns()
     assert known.load([data], NoMemo()) == load_runs([data])
-    assert known.read == len(list((data / "runs").glob("*.json")))
+    assert (known.read, known.removed) == (len(list((data / "runs").glob("*.json"))), 0)
     assert known.load([data], NoMemo()) == load_runs([data])
     assert known.read == 0
 
@@ -51,13 +51,13 @@ def test_loads_what_load_runs_loads_and_then_reads_only_what_changed(tmp_path):
     moved = tmp_path / second.name
     second.rename(moved)
     runs = known.load([data], NoMemo())
-    assert known.read == 1
+    assert (known.read, known.removed) == (1, 1)
     assert runs == load_runs([data])
     assert next(run.doc for run in runs if run.path == first) == edited
 
     moved.rename(second)  # back, a file it read before under another inode
     assert known.load([data], NoMemo()) == load_runs([data])
-    assert known.read == 1
+    assert (known.read, known.removed) == (1, 0)
 
 
 def test_an_invalid_file_is_reported_on_every_load(tmp_path):
@@ -71,6 +71,9 @@ def test_an_invalid_file_is_reported_on_every_load(tmp_path):
     for _ in range(2):
         assert problems_of(known.load, [data]) == problems_of(load_runs, [data])
         assert known.read == 1
+    broken.unlink()  # removed while invalid: gone since the last load that succeeded
+    known.load([data], NoMemo())
+    assert (known.read, known.removed) == (0, 1)
 
 
 @pytest.mark.parametrize("stray", ["notes.txt", "run.json.bak"])
