@@ -17,6 +17,7 @@ the last good site stays up.
 
 from __future__ import annotations
 
+import contextlib
 import signal
 import socket
 import subprocess
@@ -93,11 +94,10 @@ def _start(command: list[str]) -> subprocess.Popen[bytes]:
 def _stop(hugo: subprocess.Popen[bytes]) -> None:
     if hugo.poll() is None:
         hugo.terminate()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             hugo.wait(timeout=HUGO_STOP_SECONDS)
-        except subprocess.TimeoutExpired:
-            hugo.kill()
-            hugo.wait()
+        hugo.kill()  # does nothing once it has exited
+        hugo.wait()
 
 
 def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> None:
