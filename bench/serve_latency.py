@@ -69,6 +69,16 @@ class Log:
         with self._lock:
             return [(at, line) for at, line in self.lines if start <= at <= end]
 
+    def note(self, text: str) -> None:
+        """A line of this script's own among serve's, in the --log file."""
+        with self._lock:
+            self.lines.append((time.monotonic(), f"=== {text}"))
+
+    def timed(self, origin: float) -> str:
+        """Every line so far, prefixed with its seconds since origin."""
+        with self._lock:
+            return "".join(f"{at - origin:9.3f} {line}\n" for at, line in self.lines)
+
     def tail(self, count: int = 20) -> str:
         with self._lock:
             return "\n".join(line for _, line in self.lines[-count:])
@@ -179,6 +189,7 @@ def one_round(base: str, run: dict, runs_dir: Path, number: int, log: Log) -> di
     changed = write_atomically(run, runs_dir)
     served = wait_for(url, lambda status, body: status == 200 and title in body, CHANGE_SECONDS)
     found["add"] = latency(log, changed, served)
+    log.note(f"added {run['id']}: served after {served - changed:.2f}s")
     marker = f"# serve-latency edit {number}"
     edited = {
         **run,
@@ -187,10 +198,12 @@ def one_round(base: str, run: dict, runs_dir: Path, number: int, log: Log) -> di
     changed = write_atomically(edited, runs_dir)
     served = wait_for(url, lambda status, body: status == 200 and marker in body, CHANGE_SECONDS)
     found["change"] = latency(log, changed, served)
+    log.note(f"changed it: served after {served - changed:.2f}s")
     (runs_dir / f"{run['id']}.json").unlink()
     changed = time.monotonic()
     served = wait_for(url, lambda status, _: status == 404, CHANGE_SECONDS)
     found["remove"] = latency(log, changed, served)
+    log.note(f"removed it: served after {served - changed:.2f}s")
     return found
 
 
@@ -208,6 +221,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--template", type=Path, default=DEFAULT_TEMPLATE)
+    parser.add_argument("--log", type=Path, help="write serve's output here, each line timed")
     args = parser.parse_args()
     print(f"{os.cpu_count()} CPUs; template {args.template.name}")
     print(f"load average {' '.join(f'{load:.2f}' for load in os.getloadavg())}")
@@ -236,6 +250,8 @@ def main() -> None:
                         flush=True,
                     )
                 rounds.append(found)
+            if args.log:
+                args.log.write_text(log.timed(started))
     print(f"median ('-': not logged, or for 'served' not served within {CHANGE_SECONDS}s)")
     for kind in rounds[0]:
         columns = [median([found[kind][index] for found in rounds]) for index in range(4)]
