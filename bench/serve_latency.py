@@ -13,7 +13,7 @@ own build dir), waits until the site answers, then per repeat:
 
 Each line gives the seconds from the rename (or unlink) to the page being served, when serve's
 own log said the generator had finished and how long it took (`regenerated ... in N s`), and
-Hugo's rebuild time (`Total in N ms`, summed over its rebuilds in that window); then the median
+Hugo's build time (`Total in`, `Rebuilt in` or, after a restart, `Built in N ms`, summed over that window); then the median
 of each over the repeats. Nothing is asserted: the figures describe this machine (the core
 count and load average are printed first). Ctrl-C or an error stops serve (and so its Hugo).
 """
@@ -47,7 +47,7 @@ STARTUP_SECONDS = 600  # a cold generator and Hugo build of the archive
 CHANGE_SECONDS = 60  # one change, served (else reported as never)
 POLL_SECONDS = 0.05
 _GENERATED = re.compile(r"regenerated .* in ([\d.]+) ?s")
-_HUGO_TOTAL = re.compile(r"Total in (\d+) ms")
+_HUGO_TOTAL = re.compile(r"(?:Total|Rebuilt|Built) in (\d+) ms")  # partial, full, restarted
 PRODUCTS = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 
 
