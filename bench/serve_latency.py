@@ -13,8 +13,8 @@ own build dir), waits until the site answers, then per repeat:
 
 Each line gives the seconds from the rename (or unlink) to the page being served, when serve's
 own log said the generator had finished and how long it took (`regenerated ... in N s`), and
-Hugo's build time (`Total in`, `Rebuilt in` or, after a restart, `Built in N ms`, summed over that window); then the median
-of each over the repeats. Nothing is asserted: the figures describe this machine (the core
+Hugo's build time in that window (`Total in`, `Rebuilt in` or, after a restart, `Built in N
+ms`, summed); then the median of each over the repeats. Nothing is asserted: the figures describe this machine (the core
 count and load average are printed first). Ctrl-C or an error stops serve (and so its Hugo).
 """
 
@@ -152,7 +152,7 @@ def run_title(run: dict) -> str:
 
 
 def write_atomically(run: dict, runs_dir: Path) -> float:
-    """Write run beside runs_dir's files, rename it in; returns the monotonic time of the rename."""
+    """Write run beside runs_dir's files and rename it in; returns the time of the rename."""
     target = runs_dir / f"{run['id']}.json"
     partial = runs_dir / f".{run['id']}.json.partial"
     partial.write_text(json.dumps(run, indent=1))

@@ -10,9 +10,9 @@ watching `hugo server` rebuilds from those.
 Hugo renders to memory (on disk it would write into site/public, the published site). `hugo
 server` never drops a page it rendered, even on a full rebuild, so when runs were removed it is
 restarted on the same port: a removed run's page then answers 404, after a cold Hugo build (a
-rare event: new and changed runs are the daily case). Each regeneration logs one line to stderr with its seconds (`regenerated ... in
-N s`); Hugo logs its own rebuilds (`Total in N ms`). While serving, bad data is reported and
-the last good site stays up.
+rare event: new and changed runs are the daily case). Each regeneration logs one line to
+stderr with its seconds (`regenerated ... in N s`); Hugo logs its own rebuilds (`Total in N
+ms`). While serving, bad data is reported and the last good site stays up.
 """
 
 from __future__ import annotations

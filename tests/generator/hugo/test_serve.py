@@ -110,7 +110,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 
 
 def title_of(doc: dict) -> str:
-    """The start of the run page's <h1> (content/runs/_content.gotmpl; the fixtures are MariaDB)."""
+    """The start of the run page's <h1> (content/runs/_content.gotmpl); the fixtures are
+    MariaDB runs."""
     return f"<h1>{doc['workload']['name']} on MariaDB {doc['server']['version']}, {doc['variant']}"
 
 
@@ -150,18 +151,18 @@ def test_a_bad_document_is_reported_and_the_last_good_site_stays_up(served):
     bad = probe_run(SOURCES[1])
     del bad["steps"]
     put(bad, served.runs_dir)
-    deadline = time.monotonic() + CHANGE_SECONDS
-    while "not regenerated" not in served.log.read_text() and time.monotonic() < deadline:
-        time.sleep(0.2)
-    report = next(
-        (line for line in served.log.read_text().splitlines() if "not regenerated" in line), ""
-    )
-    assert f"{bad['id']}.json" in report and "steps" in report, served.log.read_text()[-3000:]
-    kept = probe_run(SOURCES[0])
-    assert status_and_body(served.page(kept["id"]))[0] == 200
-    assert status_and_body(served.page(bad["id"]))[0] == 404
-    # Fixed, it is served.
-    put(probe_run(SOURCES[1]), served.runs_dir)
+    try:
+        deadline = time.monotonic() + CHANGE_SECONDS
+        while "not regenerated" not in served.log.read_text() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        lines = served.log.read_text().splitlines()
+        report = next((line for line in lines if "not regenerated" in line), "")
+        assert f"{bad['id']}.json" in report and "steps" in report, "\n".join(lines[-40:])
+        kept = probe_run(SOURCES[0])
+        assert status_and_body(served.page(kept["id"]))[0] == 200
+        assert status_and_body(served.page(bad["id"]))[0] == 404
+    finally:  # fixed, it is served
+        put(probe_run(SOURCES[1]), served.runs_dir)
     poll(
         served.page(bad["id"]),
         lambda status, body: status == 200 and title_of(bad) in body,
