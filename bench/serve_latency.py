@@ -13,9 +13,10 @@ own build dir), waits until the site answers, then per repeat:
 
 Each line gives the seconds from the rename (or unlink) to the page being served, when serve's
 own log said the generator had finished and how long it took (`regenerated ... in N s`), and
-Hugo's build time in that window (`Total in`, `Rebuilt in` or, after a restart, `Built in N
-ms`, summed); then the median of each over the repeats. Nothing is asserted: the figures describe this machine (the core
-count and load average are printed first). Ctrl-C or an error stops serve (and so its Hugo).
+Hugo's build time in that window (`Total in`, `Rebuilt in` or, after a restart, `Built in N ms`,
+summed); then the median of each over the repeats. Nothing is asserted: the figures describe
+this machine (the core count and load average are printed first). Ctrl-C or an error stops serve
+(and so its Hugo).
 """
 
 from __future__ import annotations
