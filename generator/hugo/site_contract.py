@@ -57,6 +57,8 @@ build_dir/
                                             the run page file's facts.provenance.snapshot.diff_url
   .cache/<kind>/<key>                       the generator's own cache (generator/hugo/cache.py):
                                             not mounted, read by no template
+  .staging/                                 files being written (generator/hugo/tree_sync.py),
+                                            renamed into place from here: not mounted
 """
 
 from __future__ import annotations
@@ -64,6 +66,7 @@ from __future__ import annotations
 ASSETS, DATA, STATIC = "assets", "data", "static"
 OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator keeps in sync
 CACHE_DIR = ".cache"  # derived files by the hash of their inputs, for the next build
+STAGING_DIR = ".staging"  # files being written, outside what `hugo server` watches
 
 FIGURES_DIR = f"{ASSETS}/figures"
 COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"

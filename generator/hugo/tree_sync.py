@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -122,26 +124,46 @@ def _all_files(
         yield from _files(with_pieces, cache, pieces, joined_kinds)
 
 
-def _write_atomically(target: Path, content: bytes) -> None:
-    """A reader (a watching `hugo server`, an interrupted build's next run) never sees half a file."""
-    partial = target.with_name(f".{target.name}.partial")
-    partial.write_bytes(content)
-    partial.replace(target)
+def _new_folder(build_dir: Path, rel: str, present: dict[Path, bool]) -> Path | None:
+    """The outermost folder of rel's path that does not exist yet (relative), or None."""
+    folder = build_dir
+    for part in Path(rel).parent.parts:
+        folder = folder / part
+        if folder not in present:
+            present[folder] = folder.is_dir()
+        if not present[folder]:
+            return folder.relative_to(build_dir)
+    return None
 
 
 def _write(build_dir: Path, files: dict[str, bytes], sizes: dict[str, int]) -> int:
-    """Write the files whose bytes differ (unchanged ones keep their mtime); returns how many."""
+    """Write the files whose bytes differ (unchanged ones keep their mtime); returns how many.
+
+    Every file is written in the staging folder, which Hugo does not watch, and lands by one
+    rename: a reader (a watching `hugo server`, an interrupted build's next run) never sees half
+    a file, and a new folder (a new run's figures and downloads) lands whole, as one event.
+    `hugo server` takes a burst of more than 50 events for a mass edit and rebuilds every page;
+    one new run moves about 30 files and folders in all."""
+    staging = Path(tempfile.mkdtemp(dir=build_dir / site.STAGING_DIR))
+    present: dict[Path, bool] = {}
+    new_folders: set[Path] = set()
     written = 0
-    made: set[Path] = set()  # a run's ~20 files share a directory; mkdir each once
     for rel, content in files.items():
         target = build_dir / rel
         if sizes.get(rel) == len(content) and target.read_bytes() == content:
             continue
-        if target.parent not in made:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            made.add(target.parent)
-        _write_atomically(target, content)
         written += 1
+        folder = _new_folder(build_dir, rel, present)
+        staged = staging / (rel if folder else f"{written}.{target.name}")
+        staged.parent.mkdir(parents=True, exist_ok=True)
+        staged.write_bytes(content)
+        if folder:
+            new_folders.add(folder)
+        else:
+            staged.replace(target)
+    for folder in sorted(new_folders):
+        (staging / folder).rename(build_dir / folder)
+    shutil.rmtree(staging)
     return written
 
 
@@ -167,6 +189,9 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
     """Make build_dir's generated folders hold exactly the derivations' files; returns how many
     files were written or deleted."""
     previous = _manifest(cache)
+    staging = build_dir / site.STAGING_DIR
+    shutil.rmtree(staging, ignore_errors=True)  # what an interrupted build left there
+    staging.mkdir(parents=True)
     sizes = _tree_sizes(build_dir)
     stale = [d for d in found if not _in_place(previous.get(d.label), d.key, sizes)]
     stale_labels = {d.label for d in stale}
@@ -189,6 +214,7 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
     expected = {rel for recorded in manifest.values() for rel in recorded["files"]}
     strays = sorted(rel for rel in sizes if rel not in expected)
     _remove(build_dir, strays)
+    staging.rmdir()
     ordered = {d.label: manifest[d.label] for d in found}
     cache.put(MANIFEST_KIND, MANIFEST_NAME, {MANIFEST_FILE: json.dumps(ordered).encode()})
     return changed + len(strays)
