@@ -74,6 +74,7 @@ BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
 BROWSE_PAGES = f"{ASSETS}/browse/pages"
 RUN_PAGES = f"{ASSETS}/pages/runs"
 CAMPAIGN_PAGES = f"{ASSETS}/pages/campaigns"
+VARIABLES_PAGES = f"{ASSETS}/pages/variables"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
@@ -134,6 +135,12 @@ def run_page_file(run_id: str) -> str:
 def campaign_page_file(campaign_id: str) -> str:
     """assets/pages/campaigns/<campaign>.json: the campaign's summary."""
     return f"{CAMPAIGN_PAGES}/{campaign_id}.json"
+
+
+def variables_page_file(key: str) -> str:
+    """assets/pages/variables/<key>.json: one variables table, shared by the run pages that show
+    it (key: generator/pages/run_page.variables_key)."""
+    return f"{VARIABLES_PAGES}/{key}.json"
 
 
 def browse_page(number: int) -> str:

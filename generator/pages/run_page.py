@@ -9,9 +9,14 @@ entry per run, a function of that run's document alone.
 
 The page file holds the run document without its per-second samples (each step's `series` and
 `monitor`: the charts, their CSV and the formatted tables carry them, and run.json beside the
-page has them all), the run's facts, formatted tables, monitoring means, Reproduce list, Insert
+page has them all) and without its server variables, the run's facts, formatted tables, monitoring means, Reproduce list, Insert
 Benchmark report, and, for a run that reproduces another one of the archive, the fields of the
 original the page names.
+
+The server variables (some 600 per run, most of a page file's parsed size, and the same for
+every run of a variant) are a file of their own per distinct table, named by `variables_key`:
+Hugo keeps what it parsed for the whole build, so each table is parsed once, by the cached
+partial that renders it (and by `fact` when it cites a variable).
 """
 
 from __future__ import annotations
@@ -35,12 +40,14 @@ SAMPLED_STEP_FIELDS = ("series", "monitor")
 
 
 def page_document(run: RunDocument) -> dict[str, Any]:
-    """The run document as the page's templates read it: every field but the sampled ones."""
+    """The run document as the page's templates read it: every field but the sampled ones and
+    the server variables (variables_file)."""
     steps = [
         {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
         for step in run["steps"]
     ]
-    return {**run, "steps": steps}
+    server = {name: value for name, value in run["server"].items() if name != "variables"}
+    return {**run, "server": server, "steps": steps}
 
 
 def original_fields(original: RunDocument) -> dict[str, Any]:
@@ -79,11 +86,17 @@ def run_page(
     }
 
 
+def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
+    """What the variables table shows: the variables, and those an earlier harness redacted
+    though they are plain settings."""
+    return {"variables": run["server"]["variables"], "redacted_plain": facts["redacted_plain"]}
+
+
 def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
     """What the page's variables table shows, hashed: the key Hugo caches that table under
     (run/variables.html is the costliest partial of a run page, and every run of a variant
     shows the same table)."""
-    shown = [run["server"]["variables"], facts["redacted_plain"]]
+    shown = variables_file(run, facts)
     return hashlib.sha256(json.dumps(shown, sort_keys=True).encode()).hexdigest()
 
 

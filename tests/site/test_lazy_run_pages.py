@@ -1,11 +1,12 @@
 """Hugo parses every data file at start-up, for every build: a run page's data is its own asset
 (generator/pages/run_page.py), parsed only by the page that shows it, and so is a campaign's
 summary. The config mounts no run document and no per-run data, and a run page renders every
-section from its one file."""
+section from its one file (and its variables table from the file of that table)."""
 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -55,7 +56,6 @@ def _monitored_sysbench_run(run_files: list) -> dict:
 def _marked(page: dict) -> dict[str, str]:
     """Put a marker into what each section of the run page shows; returns section -> marker."""
     run = page["run"]
-    run["server"]["variables"]["marker_variable"] = "marker-variables"
     run["server"]["my_cnf"] = "# marker-mycnf\n" + run["server"]["my_cnf"]
     run["host"]["cpu_model"] = "marker-environment"
     run["reproduce"]["harness_command"] = "marker_reproduce"
@@ -89,6 +89,10 @@ def test_a_run_page_renders_every_section_from_its_one_file(tmp_path, committed_
     page = json.loads(page_file.read_text())
     markers = _marked(page)
     page_file.write_text(json.dumps(page))
+    variables_file = tmp_path / "build" / site.variables_page_file(page["variables_key"])
+    table = json.loads(variables_file.read_text())
+    table["variables"]["marker_variable"] = "marker-variables"
+    variables_file.write_text(json.dumps(table))
     run_build(tmp_path / "overlay.json", public, "/")  # Hugo alone: the generator is not rerun
     html = page_html.read_text()
     assert {section: marker for section, marker in markers.items() if marker not in html} == {}
@@ -101,3 +105,19 @@ def test_a_run_without_its_page_file_fails_the_build_naming_it(tmp_path, committ
     (tmp_path / "build" / site.run_page_file(run["id"])).unlink()
     with pytest.raises(HugoError, match=f'no run "{run["id"]}"'):
         run_build(tmp_path / "overlay.json", public, "/")
+
+
+def test_fact_cites_a_server_variable_from_the_variables_file(tmp_path, committed_runs):
+    run = committed_runs[0].doc
+    name, value = min(
+        (name, value)
+        for name, value in run["server"]["variables"].items()
+        if re.fullmatch(r"[a-z][a-z0-9_]+", str(value))  # printed as is: no number format
+    )
+    data = data_of(tmp_path, committed_runs, lambda other: other["id"] == run["id"])
+    cite = f'{{{{< fact run="{run["id"]}" key="server.variables.{name}" >}}}}'
+    public = build_with_article(tmp_path, f"Cited: CITED{cite}CITED.", [data])
+    assert f"CITED{value}CITED" in (public / "posts" / "probe" / "index.html").read_text()
+    unknown = cite.replace(name, "no_such_variable")
+    with pytest.raises(HugoError, match="no field"):
+        build_with_article(tmp_path, f"Cited: {unknown}.", [data])

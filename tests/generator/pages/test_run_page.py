@@ -19,12 +19,14 @@ from generator.pages.run_page import (
 )
 
 
-def test_the_page_document_is_the_run_without_per_second_samples(fixture_runs):
+def test_the_page_document_is_the_run_without_samples_and_variables(fixture_runs):
     run = fixture_runs[0].doc
     page = page_document(run)
-    assert {key: value for key, value in page.items() if key != "steps"} == {
-        key: value for key, value in run.items() if key != "steps"
+    assert {key: value for key, value in page.items() if key not in ("steps", "server")} == {
+        key: value for key, value in run.items() if key not in ("steps", "server")
     }
+    assert page["server"] == {k: v for k, v in run["server"].items() if k != "variables"}
+    assert run["server"]["variables"]  # in their own file (variables_file)
     for shown, recorded in zip(page["steps"], run["steps"], strict=True):
         assert set(SAMPLED_STEP_FIELDS) & set(recorded)
         assert shown == {k: v for k, v in recorded.items() if k not in SAMPLED_STEP_FIELDS}
