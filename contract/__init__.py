@@ -18,6 +18,7 @@ from contract._run_document import (
     IbenchStep,
     Latency,
     Monitor,
+    Origin,
     OsCounters,
     PerOp,
     Qps,
@@ -31,12 +32,13 @@ from contract._run_document import (
     Step,
     StepSeries,
     Suite,
+    SummaryStep,
     TpccStep,
     Workload,
     WorkloadTpcc,
 )
 from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
-from contract._steps import ibench_steps, sysbench_steps
+from contract._steps import ibench_steps, recorded_steps, sysbench_steps
 from contract._validate import (
     Problem,
     check_run,
@@ -75,6 +77,7 @@ __all__ = [
     "IbenchStep",
     "Latency",
     "Monitor",
+    "Origin",
     "OsCounters",
     "PerOp",
     "Problem",
@@ -90,6 +93,7 @@ __all__ = [
     "Step",
     "StepSeries",
     "Suite",
+    "SummaryStep",
     "TpccStep",
     "Workload",
     "WorkloadTpcc",
@@ -99,6 +103,7 @@ __all__ = [
     "is_secret_name",
     "load_run",
     "ram_gib",
+    "recorded_steps",
     "redact_options",
     "redact_text",
     "run_files",

@@ -38,6 +38,25 @@ class Reproduces(TypedDict):
     source: str
 
 
+class OriginSource(TypedDict):
+    file: Required[str]
+    sha256: Required[str]
+    lines: NotRequired[list[int]]
+
+
+class Origin(TypedDict):
+    """Where an imported run came from; absent on runs this harness measured."""
+
+    kind: Required[Literal["sysbench-log", "summary-table"]]
+    imported_at: Required[str]
+    command: Required[str]
+    sources: Required[list[OriginSource]]
+    url: NotRequired[str]
+    published: NotRequired[str]
+    tool_command: NotRequired[str]
+    note: NotRequired[str]
+
+
 class WriteDebt(TypedDict):
     checkpoint_age_kb: int | None
     dirty_pages: int | None
@@ -84,14 +103,14 @@ class Harness(TypedDict):
 
 class Host(TypedDict):
     hostname: Required[str]
-    cpu_model: Required[str]
+    cpu_model: NotRequired[str]
     cpu_sockets: NotRequired[int]
     cpu_cores: NotRequired[int]
-    cpu_threads: Required[int]
+    cpu_threads: NotRequired[int]
     virtualization: NotRequired[str | None]
-    ram_bytes: Required[int]
-    kernel: Required[str]
-    os: Required[str]
+    ram_bytes: NotRequired[int]
+    kernel: NotRequired[str]
+    os: NotRequired[str]
     datadir_filesystem: NotRequired[str | None]
     datadir_device: NotRequired[str | None]
     cpu_affinity: NotRequired[list[int]]
@@ -127,11 +146,11 @@ class Server(TypedDict):
     sandbox: NotRequired[bool]
     kind: NotRequired[Literal["sandbox", "existing"]]
     variant_applied: NotRequired[Literal["my.cnf", "set_global", "restart_command"]]
-    my_cnf: Required[str]
+    my_cnf: NotRequired[str]
     my_cnf_options: NotRequired[dict[str, str]]
     harness_overrides: NotRequired[dict[str, str]]
     cpu_affinity: NotRequired[list[int]]
-    variables: Required[dict[str, str]]
+    variables: NotRequired[dict[str, str]]
     build: NotRequired[Build]
     compiled_defaults: NotRequired[CompiledDefaults]
 
@@ -271,11 +290,11 @@ class Qps(TypedDict):
 
 
 class Latency(TypedDict):
-    min: float
-    avg: float
-    max: float
-    p95: float
-    p99: float
+    min: Required[float]
+    avg: Required[float]
+    max: Required[float]
+    p95: NotRequired[float]
+    p99: NotRequired[float]
 
 
 class StepSeries(TypedDict):
@@ -316,6 +335,27 @@ class OsCounters(TypedDict, total=False):
 
 # final: a step with "threads" is a Step, one without an IbenchStep (`in` narrows them).
 @final
+class SummaryQps(TypedDict):
+    total: Required[float]
+
+
+class SummaryLatency(TypedDict, total=False):
+    avg: float
+    p95: float
+    p99: float
+    max: float
+
+
+class SummaryStep(TypedDict):
+    """One thread level of a published table: only the figures the source gave."""
+
+    threads: Required[int]
+    tps: NotRequired[float]
+    qps: NotRequired[SummaryQps]
+    rows_per_s: NotRequired[float]
+    latency_ms: NotRequired[SummaryLatency]
+
+
 class Step(TypedDict):
     """One sysbench thread level ($defs/step)."""
 
@@ -330,7 +370,7 @@ class Step(TypedDict):
     events: Required[int]
     errors: Required[int]
     reconnects: Required[int]
-    series: Required[StepSeries]
+    series: NotRequired[StepSeries]
     server_status_delta: NotRequired[dict[str, float]]
     monitor: NotRequired[Monitor]
     per_op: NotRequired[PerOp]
@@ -475,6 +515,7 @@ class RunDocument(TypedDict):
     variant: Required[str]
     repeat: NotRequired[Repeat]
     reproduces: NotRequired[Reproduces]
+    origin: NotRequired[Origin]
     settle: NotRequired[Settle]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]
@@ -484,6 +525,7 @@ class RunDocument(TypedDict):
     host: Required[Host]
     server: Required[Server]
     workload: Required[Workload]
-    # workload.tool decides: "ibench" runs hold IbenchSteps, every other run Steps.
-    steps: Required[list[Step] | list[IbenchStep]]
-    reproduce: Required[Reproduce]
+    # origin.kind "summary-table" runs hold SummarySteps; otherwise workload.tool decides:
+    # "ibench" runs hold IbenchSteps, every other run Steps.
+    steps: Required[list[Step] | list[IbenchStep] | list[SummaryStep]]
+    reproduce: NotRequired[Reproduce]

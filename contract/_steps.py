@@ -1,4 +1,5 @@
-"""A run's steps as the type its workload.tool gives them (the schema's if/then/else on steps).
+"""A run's steps as the type the schema's step-type condition gives them (a summary table's
+origin, then workload.tool).
 
 Type narrowing only: they return run["steps"] itself and check nothing at run time, so a caller
 must know the tool already (a report that only sees sysbench runs, or only ibench runs).
@@ -19,3 +20,11 @@ def sysbench_steps(run: RunDocument) -> list[Step]:
 def ibench_steps(run: RunDocument) -> list[IbenchStep]:
     """The steps of an Insert Benchmark run: one per named step (l.i0, l.x, ...)."""
     return cast("list[IbenchStep]", run["steps"])
+
+
+def recorded_steps(run: RunDocument) -> list[Step | IbenchStep]:
+    """The steps of a run that recorded more than published figures (counters, series,
+    samples): every step but a summary table's, which holds none of them."""
+    if run.get("origin", {}).get("kind") == "summary-table":
+        return []
+    return cast("list[Step | IbenchStep]", run["steps"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 import statistics
 from typing import Any, cast
 
-from contract import RunDocument, Step
+from contract import RunDocument, Step, sysbench_steps
 from generator.analysis import stats as _stats
 from generator.analysis.write_debt import step_write_debt
 
@@ -48,4 +48,6 @@ def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
 
 def run_trust(run: RunDocument) -> list[dict[str, Any]]:
     """One entry per sysbench step (the Insert Benchmark's steps have their own rules)."""
-    return [step_trust(run, step) for step in run["steps"] if "tps" in step and "series" in step]
+    return [
+        step_trust(run, step) for step in sysbench_steps(run) if "tps" in step and "series" in step
+    ]

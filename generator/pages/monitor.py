@@ -100,7 +100,11 @@ def step_label(step: Step | IbenchStep) -> str:
 
 
 def monitored_steps(run: RunDocument) -> list[Step | IbenchStep]:
-    return [step for step in run["steps"] if step.get("monitor") and step.get("started_at")]
+    return [
+        step
+        for step in contract.recorded_steps(run)
+        if step.get("monitor") and step.get("started_at")
+    ]
 
 
 def step_averages(run: RunDocument) -> dict[str, Any]:

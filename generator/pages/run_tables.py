@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 from typing import Any, TypeVar
 
-from contract import RunDocument
+from contract import RunDocument, recorded_steps
 from generator.pages.numbers import MISSING, format_number
 
 MAX_TABLE_STEPS = 64
@@ -42,7 +42,9 @@ def status_per_event(run: RunDocument) -> dict[str, Any] | None:
     status deltas (rows sorted by counter); None when none did."""
     # Insert Benchmark steps are named, not thread levels; its own report covers them.
     steps = [
-        s for s in run["steps"] if s.get("server_status_delta") is not None and "threads" in s
+        s
+        for s in recorded_steps(run)
+        if s.get("server_status_delta") is not None and "threads" in s
     ]
     if not steps:
         return None
@@ -73,7 +75,7 @@ def per_second_tps(run: RunDocument) -> dict[str, Any] | None:
     """{"threads": [...], "rows": [[second, TPS per step or a dash], ...], "note"}, a row per
     second of the longest step (per span of seconds, their mean TPS, beyond MAX_TABLE_ROWS);
     None when no step has a thread level and a series."""
-    steps = [s for s in run["steps"] if "threads" in s and "series" in s]
+    steps = [s for s in recorded_steps(run) if "threads" in s and "series" in s]
     if not steps:
         return None
     total, steps = len(steps), shown_steps(steps)
