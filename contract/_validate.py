@@ -1,18 +1,28 @@
 """Validate run documents against the published JSON Schema; problems name file and JSON path
-(or line and column when a file is not JSON)."""
+(or line and column when a file is not JSON).
+
+Two validators read the one schema. jsonschema-rs (compiled) gives the verdict: it checks a run
+in ~0.3 ms where jsonschema's pure-Python descent took ~8 ms, most of a cold build's
+validation. Only a document it refuses goes through jsonschema, whose messages (the field's
+JSON path, a long value shortened, a size and its limit, a pattern's reason) are the ones users
+and tests read; should jsonschema find nothing there (jsonschema-rs also checks the date-time
+format), jsonschema-rs's own messages are reported, so a refused document is never let
+through.
+"""
 
 from __future__ import annotations
 
 import json
 import reprlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import cast
 
 import jsonschema
+import jsonschema_rs
 
-from contract._fast_keywords import FastValidator
 from contract._invisible_text import invisible_characters, may_hold_invisible
 from contract._run_document import RunDocument
 from contract._secrets import credential_leaks
@@ -32,14 +42,37 @@ class Problem:
 
 
 @cache
-def _validator() -> jsonschema.Draft202012Validator:
-    schema = json.loads(SCHEMA_PATH.read_text())
-    return FastValidator(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+def _schema() -> dict[str, object]:
+    return cast(dict[str, object], json.loads(SCHEMA_PATH.read_text()))
 
 
-def _json_path(error: jsonschema.ValidationError) -> str:
+@cache
+def _verdict() -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(_schema(), validate_formats=True)
+
+
+@cache
+def _explainer() -> jsonschema.Draft202012Validator:
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    return jsonschema.Draft202012Validator(_schema(), format_checker=checker)
+
+
+def _schema_problems(doc: object, file: str) -> list[Problem]:
+    if _verdict().is_valid(doc):
+        return []
+    explained = [
+        Problem(file, _json_path(err.absolute_path), _message(err))
+        for err in sorted(_explainer().iter_errors(doc), key=lambda e: list(e.absolute_path))
+    ]
+    return explained or [
+        Problem(file, _json_path(err.instance_path), err.message)
+        for err in _verdict().iter_errors(doc)
+    ]
+
+
+def _json_path(parts: Iterable[str | int]) -> str:
     path = "$"
-    for part in error.absolute_path:
+    for part in parts:
         path += f"[{part}]" if isinstance(part, int) else f".{part}"
     return path
 
@@ -75,10 +108,7 @@ def validate_document(
     json_text, the document's file text when known, spares the walk for invisible characters
     when it holds none.
     """
-    problems = [
-        Problem(file, _json_path(err), _message(err))
-        for err in sorted(_validator().iter_errors(doc), key=lambda e: list(e.absolute_path))
-    ]
+    problems = _schema_problems(doc, file)
     if problems or not isinstance(doc, dict):
         return problems
     if json_text is None or may_hold_invisible(json_text):

@@ -130,8 +130,8 @@ def test_invalid_document_is_not_written(real_run, tmp_path):
 
 
 def test_a_map_of_union_typed_values_is_checked(real_run, tmp_path):
-    """compiled_defaults.differences maps names to a string or null: the fast validator hands
-    union types to jsonschema (a campaign once crashed writing its first run here)."""
+    """compiled_defaults.differences maps names to a string or null, a union type (a campaign
+    once crashed writing its first run here)."""
     name = f"{real_run['id']}.json"
     real_run["server"]["compiled_defaults"] = {"source": "probe", "differences": {"a": None}}
     assert contract.validate_document(real_run, name) == []

@@ -9,11 +9,8 @@ import io
 import json
 import xml.etree.ElementTree as ET
 
-import jsonschema
 import pytest
 
-from contract._fast_keywords import FastValidator
-from contract._validate import SCHEMA_PATH
 from generator.figures.downloads import figure_csv, figure_data, figure_downloads
 from generator.figures.svg import figure_svg, nice_ticks
 from generator.hugo.build_tree import hugo_inputs
@@ -112,31 +109,6 @@ def test_variant_options_are_those_that_differ_within_a_campaign(fixture_runs):
     assert not any(o.startswith("sync_binlog=") for o in options[off["id"]])
     shared = sync1["server"]["my_cnf_options"]["innodb_buffer_pool_size"]
     assert f"innodb_buffer_pool_size={shared}" not in options[sync1["id"]]
-
-
-def _errors(validator: jsonschema.Validator, doc: dict) -> list[tuple[list, str]]:
-    return sorted((list(e.absolute_path), e.message) for e in validator.iter_errors(doc))
-
-
-def test_the_fast_validator_reports_what_jsonschema_reports(fixture_runs):
-    schema = json.loads(SCHEMA_PATH.read_text())
-    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    stock = jsonschema.Draft202012Validator(schema, format_checker=checker)
-    fast = FastValidator(schema, format_checker=checker)
-    run = next(doc for _, doc in fixture_runs if len(doc["steps"]) > 1)
-    assert _errors(fast, run) == [] == _errors(stock, run)
-    broken = copy.deepcopy(run)
-    broken["steps"][0]["series"]["tps"][2] = "x"
-    broken["steps"][0]["series"]["qps"][1] = True  # a boolean is no number
-    broken["steps"][1]["series"]["t"][0] = -1  # below the minimum
-    broken["steps"][1]["series"]["t"][1] = 2.0  # a whole float is still a number
-    broken["server"]["variables"]["port"] = 3306  # variables are strings
-    broken["steps"][0]["tps"] = "x"  # a plain property
-    broken["steps"][0]["errors"] = 1.5  # an integer property
-    broken["status"] = 3  # an enum: jsonschema's own keyword
-    found = _errors(fast, broken)
-    assert found == _errors(stock, broken)
-    assert len(found) == 7
 
 
 def test_status_counters_per_transaction_are_printed_like_table_numbers(fixture_runs):
