@@ -18,7 +18,7 @@ build_dir/
                                             _partials/scripts.html, read by js/compare/catalogue.js
   assets/browse/filters.json                what /browse/'s filters match, every run
                                             (pages/browse_split.py): _partials/scripts.html, js/browse.js
-  assets/browse/pages/<n>.json              the /browse/ rows of page n: browse/section.html,
+  assets/browse/pages/<n>.json              /browse/ rows, file n counted from the oldest runs: browse/section.html,
                                             browse/page.html (the list without JavaScript), fetched
                                             by js/browse.js
   assets/pages/runs/<run>.json              all a run page reads (pages/run_page.py): the run
@@ -144,7 +144,7 @@ def variables_page_file(key: str) -> str:
 
 
 def browse_page(number: int) -> str:
-    """The rows of /browse/ page `number` (from 1)."""
+    """The /browse/ rows of file `number` (from 1, the oldest runs: pages/browse_split.py)."""
     return f"{BROWSE_PAGES}/{number}.json"
 
 

@@ -13,7 +13,7 @@ from urllib.parse import urlparse
 import pytest
 
 from generator.pages.browse import browse_index
-from generator.pages.browse_split import PAGE_RUNS
+from generator.pages.browse_split import file_of
 from tests.helpers.headless import CHART_TIMEOUT_MS
 
 pytestmark = pytest.mark.browser
@@ -94,8 +94,10 @@ def test_a_filtered_view_fetches_the_filter_index_and_the_pages_of_its_rows(
     position = {record["id"]: at for at, record in enumerate(index["runs"])}
     pages = {}
     for record in index["runs"]:
-        pages.setdefault(record["campaign"], set()).add(position[record["id"]] // PAGE_RUNS + 1)
-    campaign = next(one for one, held in pages.items() if 1 not in held)
+        number, _ = file_of(len(index["runs"]), position[record["id"]])
+        pages.setdefault(record["campaign"], set()).add(number)
+    newest = file_of(len(index["runs"]), 0)[0]
+    campaign = next(one for one, held in pages.items() if newest not in held)
     page = browser.new_page()
     fetched: list[str] = []
     page.on("request", lambda request: fetched.append(urlparse(request.url).path))

@@ -9,9 +9,10 @@ from generator.pages.browse_split import FILTERS
 
 
 def reassembled_browse(filters: dict[str, Any], pages: list[dict[str, Any]]) -> dict[str, Any]:
-    """{"campaigns", "hosts", "runs"} as pages/browse.py's browse_index: each row of the pages
-    (in page order) with the filter values of the same position."""
-    rows = [row for page in sorted(pages, key=lambda page: page["number"]) for row in page["runs"]]
+    """{"campaigns", "hosts", "runs"} as pages/browse.py's browse_index: each row of the files
+    (the newest file first) with the filter values of the same position."""
+    newest_first = sorted(pages, key=lambda page: page["number"], reverse=True)
+    rows = [row for page in newest_first for row in page["runs"]]
     assert len(rows) == len(filters["runs"])
     runs = []
     for row, entry in zip(rows, filters["runs"], strict=True):

@@ -67,8 +67,11 @@ function rowOf(run, { campaign: campaigns, host: hosts }) {
 }
 
 function makeList(index, names) {
-  const pages = new Map(); // page number -> its fetch
-  const pageOf = (position) => Math.floor(position / index.page_runs) + 1;
+  const pages = new Map(); // file number -> its fetch
+  // Files are numbered from the oldest run, the index newest first (browse_split.file_of).
+  const runs = index.runs.length;
+  const pageOf = (position) => Math.floor((runs - 1 - position) / index.page_runs) + 1;
+  const rowIn = (position) => position - Math.max(0, runs - pageOf(position) * index.page_runs);
   let shown = ROWS;
   let drawing = 0; // a newer render makes an older one's late pages moot
 
@@ -89,7 +92,7 @@ function makeList(index, names) {
     const loaded = new Map(await Promise.all(needed.map(async (number) => [number, await page(number)])));
     if (mine !== drawing) return;
     tbody.replaceChildren(...drawn.map((position) => {
-      const run = loaded.get(pageOf(position)).runs[position % index.page_runs];
+      const run = loaded.get(pageOf(position)).runs[rowIn(position)];
       return rowOf(run, names);
     }));
     const listed = matching.length > drawn.length ? `; the first ${drawn.length} are listed` : '';
