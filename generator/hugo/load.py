@@ -6,15 +6,17 @@ few fields the plan needs (id, campaign cell, pass order, taxonomy terms), so an
 100,000 runs is planned in a few megabytes; each document is parsed inside the unit that
 derives from it (build_tree.py). The documents not found valid before are validated on every
 core (parallel.py). With a cache, a file validated before (same name, bytes and code version:
-generator/hugo/cache_keys.py) is not parsed at all: its outline is the memo's.
+generator/hugo/cache_keys.py) is not parsed at all: its outline is the memo's; and one whose
+size, modification time and inode are those the memo recorded is not even read.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from functools import partial
 from pathlib import Path
-from typing import NamedTuple, TypedDict, cast
+from typing import Any, NamedTuple, TypedDict, cast
 
 import contract
 from generator.analysis.repeats import cell_key, repeat_index
@@ -69,42 +71,83 @@ def outline_of(run: contract.RunDocument) -> RunOutline:
     }
 
 
-def _from_json(raw: bytes) -> RunOutline:
-    outline = json.loads(raw)
-    return cast(
-        RunOutline, {**outline, "cell": tuple(outline["cell"]), "order": tuple(outline["order"])}
-    )
+def _outline(stored: dict[str, object]) -> RunOutline:
+    """An outline as read back from JSON (its tuples were stored as lists)."""
+    cell, order = cast(list[str], stored["cell"]), cast(list[object], stored["order"])
+    return cast(RunOutline, {**stored, "cell": tuple(cell), "order": tuple(order)})
+
+
+Stat = tuple[int, int, int]  # size, modification time (ns), inode
+
+
+def _stat(path: Path) -> Stat:
+    found = path.stat()
+    return found.st_size, found.st_mtime_ns, found.st_ino
+
+
+class _Remembered(TypedDict):
+    stat: Stat
+    digest: str
+    outline: RunOutline
+
+
+# A file modified this close to the memo being taken may be rewritten again within the clock's
+# granularity, keeping its size and time: it is read and hashed anyway (git's "racy" entries).
+RACY_NS = 2_000_000_000
 
 
 class ValidatedBefore:
-    """The cache's "valid" entries: per document found valid (by name, bytes and code version),
-    its outline. Documents found valid are stored by `store`, once the whole load succeeded: a
-    refused build writes nothing."""
+    """What the last successful build found valid, one cache entry for the code version: per run
+    file name, its stat, the digest of its bytes and its outline. A file with the stat recorded
+    (and not racy) is not read; one whose bytes have the recorded digest is not parsed. The
+    memo is stored by `store`, once the whole load succeeded: a refused build writes nothing.
+    Every document validated is noted in the cache's `derived` as valid/<file name>."""
 
     KIND = "valid"
-    OUTLINE = "outline.json"
+    MEMO = "memo.json"
 
     def __init__(self, cache: Cache) -> None:
         self.cache = cache
-        self._found: list[tuple[str, RunOutline]] = []
+        self._key = key(cache.code, "memo")
+        entry = cache.get(self.KIND, "memo", self._key) or {}
+        memo: dict[str, Any] = json.loads(entry.get(self.MEMO, b'{"taken": 0, "runs": {}}'))
+        self._trusted_before: int = memo["taken"] - RACY_NS
+        self._runs: dict[str, _Remembered] = {
+            name: {
+                "stat": tuple(run["stat"]),
+                "digest": run["digest"],
+                "outline": _outline(run["outline"]),
+            }
+            for name, run in memo["runs"].items()
+        }
+        self._found: dict[str, _Remembered] = {}
 
-    def _key(self, name: str, digest: str) -> str:
-        return key(self.cache.code, name, digest)
+    def known(self, path: Path) -> tuple[str, RunOutline] | None:
+        """The digest and outline of the file as it is now, if found valid before."""
+        remembered = self._runs.get(path.name)
+        if remembered is None:
+            return None
+        stat = _stat(path)
+        if stat == remembered["stat"] and stat[1] < self._trusted_before:
+            digest = remembered["digest"]
+        elif (digest := document_digest(path.read_bytes())) != remembered["digest"]:
+            return None
+        self._found[path.name] = {**remembered, "stat": stat}
+        return digest, remembered["outline"]
 
-    def outline(self, name: str, digest: str) -> RunOutline | None:
-        entry = self.cache.get(self.KIND, name, self._key(name, digest))
-        return _from_json(entry[self.OUTLINE]) if entry and self.OUTLINE in entry else None
-
-    def add(self, name: str, digest: str, outline: RunOutline) -> None:
-        self._found.append((self._key(name, digest), outline))
+    def add(self, path: Path, stat: Stat, digest: str, outline: RunOutline) -> None:
+        """A file found valid now, with its stat taken before it was read."""
+        self.cache.derived.append(f"{self.KIND}/{path.name}")
+        self._found[path.name] = {"stat": stat, "digest": digest, "outline": outline}
 
     def store(self) -> None:
-        for found, outline in self._found:
-            self.cache.put(self.KIND, found, {self.OUTLINE: json.dumps(outline).encode()})
+        memo = {"taken": time.time_ns(), "runs": dict(sorted(self._found.items()))}
+        self.cache.put(self.KIND, self._key, {self.MEMO: json.dumps(memo).encode()})
         self._found.clear()
 
 
 class _Checked(NamedTuple):
+    stat: Stat
     digest: str
     outline: RunOutline | None  # None: not usable
     problems: list[contract.Problem]
@@ -113,11 +156,12 @@ class _Checked(NamedTuple):
 def _check(path: Path) -> _Checked:
     """Validate one run file (in a pool worker): what a plan keeps of it, or its problems."""
     try:
+        stat = _stat(path)  # before reading: a later change then shows as a new stat
         raw = path.read_bytes()
     except OSError as exc:
-        return _Checked("", None, [contract.unreadable(path, exc)])
+        return _Checked((0, 0, 0), "", None, [contract.unreadable(path, exc)])
     run, problems = contract.check_run(str(path), raw)
-    return _Checked(document_digest(raw), run and outline_of(run), problems)
+    return _Checked(stat, document_digest(raw), run and outline_of(run), problems)
 
 
 def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
@@ -125,11 +169,10 @@ def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
     if memo is None:
         return None
     try:
-        digest = document_digest(path.read_bytes())
+        found = memo.known(path)
     except OSError:
         return None  # _check reports it
-    outline = memo.outline(path.name, digest)
-    return _Checked(digest, outline, []) if outline else None
+    return _Checked((0, 0, 0), *found, []) if found else None
 
 
 def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[PlannedRun]:
@@ -143,13 +186,13 @@ def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> lis
     for path, found in zip(pending, results, strict=True):
         checked[path] = found
         if memo is not None and found.outline is not None:
-            memo.add(path.name, found.digest, found.outline)
+            memo.add(path, found.stat, found.digest, found.outline)
     loaded: dict[str, PlannedRun] = {}
     problems: list[contract.Problem] = []
     for paths, strays in listed:
         dir_runs = []
         for path in paths:
-            digest, outline, found_problems = cast(_Checked, checked[path])
+            _, digest, outline, found_problems = cast(_Checked, checked[path])
             problems += found_problems
             if outline is not None:
                 dir_runs.append(PlannedRun(path, digest, outline))

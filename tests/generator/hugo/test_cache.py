@@ -118,9 +118,9 @@ def test_a_removed_run_leaves_no_entry_and_no_file(tmp_path, fixture_runs):
     (data / "runs" / f"{NEW_RUN}.json").unlink()
     removed = _generate(data, build)
     assert f"run/{NEW_RUN}" not in removed.derived
-    # Its run and validity entries went, and its cell's and campaign's were replaced.
+    # Its run entry went, and its cell's, its campaign's and the validity memo were replaced.
     after = sum(1 for _ in (build / site.CACHE_DIR).rglob("*"))
-    assert after == entries - 2
+    assert after == entries - 1
     assert not (build / site.run_static(NEW_RUN, site.RUN_DOCUMENT)).exists()
 
 
@@ -149,6 +149,7 @@ def test_a_new_code_version_derives_everything_again(
         [
             "site/site",
             "campaign/tpcc-sets-vs-warehouses-20261123-131945",
+            "valid/memo",
             *(f"run/{run['id']}" for _, run in fixture_runs if run["id"].startswith("tpcc-")),
             *(
                 f"valid/{run['id']}.json"
@@ -218,3 +219,58 @@ def test_the_pool_runs_jobs_in_other_processes_and_keeps_their_order(monkeypatch
     results = list(parallel.in_order([partial(lambda n: (n, os.getpid()), n) for n in range(50)]))
     assert [n for n, _ in results] == list(range(50))
     assert os.getpid() not in {pid for _, pid in results}
+
+
+def _age(data, seconds: int) -> None:
+    """Every run file's modification time moved `seconds` into the past."""
+    for path in (data / "runs").glob("*.json"):
+        stat = path.stat()
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns - seconds * 1_000_000_000))
+
+
+def _run_file_reads(monkeypatch, data) -> list[str]:
+    """The name of every run file of data read through Path.read_bytes."""
+    reads: list[str] = []
+    real = type(data).read_bytes
+
+    def counting(path):
+        if path.parent == data / "runs":
+            reads.append(path.name)
+        return real(path)
+
+    monkeypatch.setattr(type(data), "read_bytes", counting)
+    return reads
+
+
+def test_a_file_with_the_recorded_stat_is_not_even_read(tmp_path, fixture_runs, monkeypatch):
+    data = data_of(tmp_path, fixture_runs, lambda run: run["id"].startswith(CAMPAIGN))
+    _age(data, 3600)
+    _load(data, tmp_path / "build")
+    reads = _run_file_reads(monkeypatch, data)
+    plan = ValidatedBefore(_cache(tmp_path / "build"))
+    assert all(plan.known(path) for path in sorted((data / "runs").glob("*.json")))
+    assert reads == []
+    touched = data / "runs" / f"{NEW_RUN}.json"
+    os.utime(touched)  # same bytes, new time: read and hashed, not validated again
+    assert plan.known(touched) is not None and reads == [touched.name]
+
+
+def test_a_rewrite_that_keeps_size_and_time_is_caught_while_racy(
+    tmp_path, fixture_runs, counted_validations
+):
+    """A file rewritten within the clock's granularity of the memo keeps its stat: a file
+    modified that close to the memo is hashed, not trusted."""
+    data = data_of(tmp_path, fixture_runs, lambda run: run["id"].startswith(CAMPAIGN))
+    _load(data, tmp_path / "build")
+    changed = data / "runs" / f"{NEW_RUN}.json"
+    before = changed.stat()
+    text = changed.read_text()
+    altered = text.replace('"status": "complete"', '"status": "partial" ')
+    assert altered != text and len(altered) == len(text)
+    with changed.open("r+") as file:  # same inode
+        file.write(altered)
+    os.utime(changed, ns=(before.st_atime_ns, before.st_mtime_ns))
+    counted_validations.clear()
+    (reloaded,) = [run for run in _load(data, tmp_path / "build") if run.path == changed]
+    assert counted_validations == [str(changed)]
+    assert reloaded.doc["status"] == "partial"
