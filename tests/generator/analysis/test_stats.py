@@ -138,3 +138,17 @@ def test_client_load_against_the_cpus_it_may_use():
         "saturated": False,
     }
     assert _stats.client_load([], cpus=2) is None
+
+
+@pytest.mark.parametrize("df", [1, 2.5, 7, 30, 1e6])
+def test_the_distribution_functions_are_scipy_stats_values(df):
+    """stats.py calls scipy.special directly (scipy.stats is slow to import and to call); the
+    values must stay scipy.stats' own, bit for bit."""
+    from scipy import stats as scipy_stats
+
+    for t_value in (0.1, -1.5, 3.0, 10.0):
+        assert _stats._two_sided_p(t_value, df) == float(2 * scipy_stats.t.sf(abs(t_value), df))
+    assert _stats.t_quantile(df) == float(scipy_stats.t.ppf(0.5 + _stats.CONFIDENCE / 2, df))
+    assert _stats.t_table()[0] == round(
+        float(scipy_stats.norm.ppf(0.5 + _stats.CONFIDENCE / 2)), _stats.T_DECIMALS
+    )
