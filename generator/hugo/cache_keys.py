@@ -28,7 +28,7 @@ CODE_DIRS = (REPO / "generator", REPO / "contract")
 SCHEMA_FILES = (SCHEMA_PATH, CAMPAIGN_SCHEMA_PATH)
 # The distributions whose version changes a byte of a generated file (figures, numbers, SVG,
 # replay.sh, validation verdicts).
-LIBRARIES = ("plotly", "numpy", "scipy", "tsdownsample", "Jinja2", "jsonschema")
+LIBRARIES = ("plotly", "numpy", "scipy", "tsdownsample", "Jinja2", "jsonschema", "jsonschema-rs")
 
 
 def _sources() -> list[Path]:
