@@ -47,6 +47,21 @@ class RunReport:
     histogram: list[tuple[float, int]]
     series: dict[str, list[float]] = field(default_factory=dict)
 
+    def step_fields(self) -> dict:
+        """What a run document's step takes from sysbench's own output (series only when
+        the output had interval lines for it)."""
+        fields = {
+            "threads": self.threads,
+            "duration_s": self.total_time_s,
+            "tps": self.tps,
+            "qps": self.qps(),
+            "latency_ms": self.latency_ms,
+            "events": self.events,
+            "errors": self.errors,
+            "reconnects": self.reconnects,
+        }
+        return {**fields, "series": self.series} if self.series else fields
+
     def qps(self) -> dict[str, float]:
         """Per-second rates by class.
 
