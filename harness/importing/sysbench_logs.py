@@ -87,6 +87,19 @@ def _read_group(group: LogGroup) -> list[ReadRun]:
                     f"sysbench {logged.tool_version} output; only 1.0.x is read",
                     logged.first_line,
                 )
+            if logged.tool_version is None and "SQL statistics:" not in logged.text:
+                raise refused(
+                    path, "not sysbench output: no 'sysbench 1.0.x' header, no results", 1
+                )
+            try:
+                report = parse_logged_run(logged.text, logged.threads or 0)
+            except SysbenchOutputError as exc:
+                what = (
+                    "incomplete sysbench run output"
+                    if logged.tool_version
+                    else "not sysbench run output"
+                )
+                raise refused(path, f"{what} ({exc})", logged.first_line) from None
             if logged.threads is None:
                 if not threads_given:
                     raise refused(
@@ -94,16 +107,7 @@ def _read_group(group: LogGroup) -> list[ReadRun]:
                         "no 'Number of threads' line: give --threads (or threads in the sidecar)",
                         logged.first_line,
                     )
-                logged.threads = threads_given.pop(0)
-            try:
-                report = parse_logged_run(logged.text, logged.threads)
-            except SysbenchOutputError as exc:
-                what = (
-                    "not sysbench run output"
-                    if logged.tool_version is None
-                    else "incomplete sysbench run output"
-                )
-                raise refused(path, f"{what} ({exc})", logged.first_line) from None
+                report.threads = logged.threads = threads_given.pop(0)
             test, options = _command_options(logged.command)
             read.append(
                 ReadRun(
