@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -27,6 +28,7 @@ from harness.importing.landing import Arrival
 from harness.importing.sources import Source, refused
 from harness.run.document import campaign_id, run_id
 
+SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*")  # the run schema's $defs/slug
 KEYS = ("campaign", "variant", "workload", "threads")
 # Metric column -> where its figure goes in a summary step.
 METRICS = {
@@ -164,9 +166,12 @@ def _check_columns(source: Source, names: list[str] | None) -> list[str]:
 
 
 def _required(source: Source, row: dict[str, str], name: str, line: int) -> str:
+    """A campaign, variant or workload name: it names pages and files, so a slug."""
     value = row[name].strip()
     if not value:
         raise refused(source.path, f"no {name}", line)
+    if not SLUG.fullmatch(value):
+        raise refused(source.path, f"{name} {value!r}: use a-z, 0-9, '.', '_' and '-' only", line)
     return value
 
 
