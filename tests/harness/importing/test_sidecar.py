@@ -34,6 +34,17 @@ files = ["new/oltp_read_only_two_runs.txt"]
 MY_CNF = "[mysqld]\ninnodb_buffer_pool_size = 1G\npassword = hunter2\n"
 
 
+# A change to the good sidecar, and what the refusal says after the sidecar's path.
+BAD_SIDECARS = [
+    (("host = \"bench1\"", "host = 3"), "host: 3 is not of type 'string'"),
+    (("variant = \"mariadb-11-4\"", "variant = \"Maria 11\""), "runs[1].variant: 'Maria 11' does not match"),
+    (("workload = \"ro\"", "wrokload = \"ro\""), "top level: Unevaluated properties are not allowed ('wrokload' was unexpected)"),
+    (("files = [\"new/oltp_read_only_two_runs.txt\"]", ""), "runs[1]: 'files' is a required property"),
+    (("server_version = \"11.4.5\"", ""), "runs[1]: no server_version: give --server-version or server_version in the sidecar"),
+    (("campaign = ", "# campaign = "), "no campaign: give --campaign or campaign"),
+]  # fmt: skip
+
+
 @pytest.fixture
 def campaign_dir(tmp_path: Path) -> Path:
     folder = tmp_path / "import"
@@ -73,17 +84,7 @@ def test_command_line_options_override_the_sidecar(campaign_dir, tmp_path):
     assert {run["host"]["hostname"] for run in runs} == {"other-box"}
 
 
-@pytest.mark.parametrize(
-    ("change", "expected"),
-    [
-        (("host = \"bench1\"", "host = 3"), "host: 3 is not of type 'string'"),
-        (("variant = \"mariadb-11-4\"", "variant = \"Maria 11\""), "runs[1].variant: 'Maria 11' does not match"),
-        (("workload = \"ro\"", "wrokload = \"ro\""), "top level: Unevaluated properties are not allowed ('wrokload' was unexpected)"),
-        (("files = [\"new/oltp_read_only_two_runs.txt\"]", ""), "runs[1]: 'files' is a required property"),
-        (("server_version = \"11.4.5\"", ""), "runs[1]: no server_version: give --server-version or server_version in the sidecar"),
-        (("campaign = ", "# campaign = "), "no campaign: give --campaign or campaign"),
-    ],
-)  # fmt: skip
+@pytest.mark.parametrize(("change", "expected"), BAD_SIDECARS)
 def test_a_bad_sidecar_names_the_file_and_the_key(campaign_dir, tmp_path, change, expected):
     sidecar = campaign_dir / "sidecar.toml"
     sidecar.write_text(SIDECAR.replace(*change))
