@@ -22,6 +22,7 @@ class Arrival:
     document: dict
     came_from: str
     raw: bytes | None = None
+    checked: bool = False  # validated already (contract.check_run on its bytes)
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ def land(arrivals: list[Arrival], data_dir: Path, files: dict[str, bytes] | None
     for arrival in arrivals:
         document = arrival.document
         target = runs_dir / f"{document['id']}.json"
-        if problems := contract.validate_document(document, str(target)):
+        problems = [] if arrival.checked else contract.validate_document(document, str(target))
+        if problems:
             raise refused(
                 arrival.came_from, f"not a valid run: {problems[0].path}: {problems[0].message}"
             )
