@@ -7,6 +7,8 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +17,7 @@ from click.testing import CliRunner
 from harness.cli import main
 from tests.harness.importing.test_sysbench_logs import tree
 from tests.helpers import paths
+from tests.helpers.small_tmpfs import small_tmpfs
 
 MEASURED = "binlog-sync-policies-20261123-133014.binlog-off.oltp-rw.p1"
 DIFF = "diff --git a/harness/x.py b/harness/x.py\n--- a/harness/x.py\n+++ b/harness/x.py\n"
@@ -135,3 +138,19 @@ def test_imported_runs_merge_like_measured_ones(tmp_path):
     assert CliRunner().invoke(main, args).exit_code == 0
     code, output = merge(tmp_path / "data", elsewhere)
     assert code == 0 and "1 run(s) written" in output
+
+
+def test_a_disk_that_fills_midway_keeps_none_of_the_merge(tmp_path):
+    """1.3 MB of runs onto 512 KB: the first runs land, the next cannot, and those are removed."""
+    with small_tmpfs(tmp_path / "data", "512k") as results:
+        command = [sys.executable, "-m", "harness.cli", "import", "runs",
+                   str(paths.FIXTURE_RUNS), "--data", str(results.path)]  # fmt: skip
+        done = subprocess.run(
+            [*results.prefix, *command], check=False, capture_output=True, text=True
+        )
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.strip() == (
+            f"error: {results.path / 'runs'}: cannot write (No space left on device);"
+            " nothing was kept"
+        )
+        assert tree(results.view) == {}
