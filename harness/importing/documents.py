@@ -35,6 +35,12 @@ class CampaignSection:
         return {**section, "variant_order": self.variant_order}
 
 
+def importing_harness() -> dict:
+    """The harness section: the version and commit of the tree that imported (it measured
+    nothing, so there is no snapshot)."""
+    return {"version": __version__, "git_commit": TreeState.read().commit}
+
+
 @dataclass(frozen=True)
 class Provenance:
     """The import itself: its kind, the command that ran it and the source's own details."""
@@ -45,7 +51,7 @@ class Provenance:
     url: str | None = None
     published: str | None = None
     note: str | None = None
-    harness: dict = field(default_factory=lambda: importing_harness())
+    harness: dict = field(default_factory=importing_harness)
 
     def origin(self, sources: list[dict], tool_command: str | None) -> dict:
         origin = {
@@ -57,12 +63,6 @@ class Provenance:
         given = {"url": self.url, "published": self.published, "note": self.note}
         given["tool_command"] = contract.redact_text(tool_command) if tool_command else None
         return {**origin, **{key: value for key, value in given.items() if value}}
-
-
-def importing_harness() -> dict:
-    """The harness section: the version and commit of the tree that imported (it measured
-    nothing, so there is no snapshot)."""
-    return {"version": __version__, "git_commit": TreeState.read().commit}
 
 
 def source_entry(source: Source, lines: tuple[int, int] | None = None) -> dict:

@@ -103,10 +103,8 @@ def plan_logs(sidecar: Path | None, files: list[Path], options: dict) -> LogPlan
         _check_complete(group, sidecar is not None)
     campaign = given.get("campaign") or top.get("campaign")
     if campaign is None:
-        raise refused(
-            sidecar or "options",
-            "no campaign: give --campaign" + (" or campaign" if sidecar else ""),
-        )
+        also = " or campaign in the sidecar" if sidecar else ""
+        raise refused(sidecar or "the command line", f"no campaign: give --campaign{also}")
     return LogPlan(
         campaign,
         given.get("title") or top.get("title") or campaign,

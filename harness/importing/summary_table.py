@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from harness.importing.documents import (
+    TIMESTAMP,
     CampaignSection,
     Provenance,
     ServerFacts,
@@ -213,5 +214,5 @@ def _step(
 
 def _published(provenance: Provenance) -> datetime:
     if provenance.published is None:
-        return datetime.strptime(provenance.imported_at, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        return datetime.strptime(provenance.imported_at, TIMESTAMP).replace(tzinfo=UTC)
     return datetime.strptime(provenance.published, "%Y-%m-%d").replace(tzinfo=UTC)

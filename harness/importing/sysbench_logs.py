@@ -41,6 +41,7 @@ READABLE_VERSION = "1.0."
 # Options that say where sysbench connected, not what it ran: left out of workload.options.
 WHERE = {"db-driver", "mysql-host", "mysql-port", "mysql-socket", "mysql-user", "mysql-password"}
 PER_STEP = {"threads"}
+NO_THREADS = "no 'Number of threads' line: give --threads (or threads in the sidecar)"
 
 
 @dataclass(frozen=True)
@@ -74,47 +75,39 @@ def import_logs(plan: LogPlan, provenance: Provenance) -> list[Arrival]:
 
 
 def _read_group(group: LogGroup) -> list[ReadRun]:
+    """Every run of the group's logs, in the order given; threads given by the user go, in
+    order, to the runs whose log does not say its own."""
     threads_given = list(group.facts.get("threads", []))
     read = []
     for path in group.files:
         source = read_source(path)
-        text = source.text
-        logged_runs = split_log(text)
-        for logged in logged_runs:
-            if logged.tool_version and not logged.tool_version.startswith(READABLE_VERSION):
-                raise refused(
-                    path,
-                    f"sysbench {logged.tool_version} output; only 1.0.x is read",
-                    logged.first_line,
-                )
-            if logged.tool_version is None and "SQL statistics:" not in logged.text:
-                raise refused(
-                    path, "not sysbench output: no 'sysbench 1.0.x' header, no results", 1
-                )
-            try:
-                report = parse_logged_run(logged.text, logged.threads or 0)
-            except SysbenchOutputError as exc:
-                what = (
-                    "incomplete sysbench run output"
-                    if logged.tool_version
-                    else "not sysbench run output"
-                )
-                raise refused(path, f"{what} ({exc})", logged.first_line) from None
+        for logged in split_log(source.text):
+            report = _parse(path, logged)
             if logged.threads is None:
                 if not threads_given:
-                    raise refused(
-                        path,
-                        "no 'Number of threads' line: give --threads (or threads in the sidecar)",
-                        logged.first_line,
-                    )
+                    raise refused(path, NO_THREADS, logged.first_line)
                 report.threads = logged.threads = threads_given.pop(0)
             test, options = _command_options(logged.command)
-            read.append(
-                ReadRun(
-                    source, logged, report, test, {**options, **_logged_options(logged, report)}
-                )
-            )
+            options |= _logged_options(logged, report)
+            read.append(ReadRun(source, logged, report, test, options))
+    if threads_given:
+        left = len(threads_given)
+        raise refused(group.named_in, f"{left} thread count(s) left over: the logs say theirs")
     return read
+
+
+def _parse(path: Path, logged: LoggedRun) -> RunReport:
+    """One run's results, or the refusal that names the file and the run's first line."""
+    version = logged.tool_version
+    if version is not None and not version.startswith(READABLE_VERSION):
+        raise refused(path, f"sysbench {version} output; only 1.0.x is read", logged.first_line)
+    if version is None and "SQL statistics:" not in logged.text:
+        raise refused(path, "not sysbench output: no 'sysbench 1.0.x' header, no results", 1)
+    try:
+        return parse_logged_run(logged.text, logged.threads or 0)
+    except SysbenchOutputError as exc:
+        what = "incomplete sysbench run output" if version else "not sysbench run output"
+        raise refused(path, f"{what} ({exc})", logged.first_line) from None
 
 
 def _command_options(command: str | None) -> tuple[str | None, dict[str, str]]:

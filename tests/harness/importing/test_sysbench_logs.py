@@ -154,6 +154,12 @@ def test_threads_from_the_user_when_the_log_lacks_them(logs, tmp_path):
     assert code == 0, output
     assert run["steps"][0]["threads"] == 2 and run["workload"]["tool_version"] == "unknown"
 
+    both = [cut, logs / "oltp_read_only_1thr.txt"]
+    code, output, _ = run_import(
+        tmp_path / "e", *both, *FACTS, "--workload", "ro", "--threads", "2", "--threads", "4"
+    )
+    assert code == 2 and "the command line: 1 thread count(s) left over" in output
+
 
 @pytest.mark.parametrize(
     ("content", "expected"),
