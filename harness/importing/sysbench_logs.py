@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+import contract
 from harness.importing.documents import (
     CampaignSection,
     Provenance,
@@ -125,7 +126,7 @@ def _command_options(command: str | None) -> tuple[str | None, dict[str, str]]:
             name, _, value = word[2:].partition("=")
             if name not in WHERE | PER_STEP:
                 options[name] = value or "on"
-    return test, options
+    return test, contract.redact_options(options)
 
 
 def _logged_options(logged: LoggedRun, report: RunReport) -> dict[str, str]:

@@ -127,6 +127,22 @@ def test_a_file_holding_two_runs_reads_both_and_the_echoed_command(logs, tmp_pat
     assert [c.split("--threads=")[1][0] for c in commands] == ["1", "2"]
 
 
+def test_a_password_on_an_echoed_command_is_recorded_redacted(logs, tmp_path):
+    log = tmp_path / "with-password.txt"
+    text = (logs / "oltp_read_only_two_runs.txt").read_text()
+    log.write_text(
+        text.replace(
+            "--mysql-user=root",
+            "--mysql-user=root --mysql-password=hunter2 --pgsql-password=hunter2",
+        )
+    )
+    data = tmp_path / "d"
+    code, output, (run,) = run_import(data, log, *FACTS)
+    assert code == 0, output
+    assert run["workload"]["options"]["pgsql-password"] == contract.REDACTED
+    assert "hunter2" not in (data / "runs" / f"{run['id']}.json").read_text()
+
+
 def test_a_thread_level_met_again_starts_another_pass(logs, tmp_path):
     files = [logs / "oltp_read_only_1thr.txt", logs / "oltp_read_only_two_runs.txt"]
     code, output, runs = run_import(tmp_path / "d", *files, *FACTS)
