@@ -1,7 +1,8 @@
 """`mybench import runs DIR...`: run documents produced elsewhere (another machine's data/, a
 CI artifact) merged into a results directory.
 
-Every *.json under the directories is a run document and must validate; each comes with the
+Every *.json in a runs/ folder under the directories (or, without one, every *.json under
+them) is a run document and must validate; each comes with the
 files it refers to: a measured run's stored provenance diff (harness.snapshot.diff.path,
 relative to the results directory holding its runs/), checked against its hash, so a merge
 never leaves a run whose diff is missing. Landing (landing.py) refuses an id that is already
@@ -26,7 +27,7 @@ def gather(directories: list[Path]) -> tuple[list[Arrival], dict[str, bytes]]:
     for directory in directories:
         if not directory.is_dir():
             raise refused(directory, "not a directory")
-        paths = sorted(p for p in directory.rglob("*.json") if not p.name.startswith("."))
+        paths = run_documents(directory)
         if not paths:
             raise refused(directory, "no run document (*.json) under it")
         for path in paths:
@@ -38,6 +39,17 @@ def gather(directories: list[Path]) -> tuple[list[Arrival], dict[str, bytes]]:
             if (diff := document["harness"].get("snapshot", {}).get("diff")) is not None:
                 referred[diff["path"]] = _stored_diff(path, diff["path"], diff["sha256"])
     return arrivals, referred
+
+
+def run_documents(directory: Path) -> list[Path]:
+    """The run files under directory: those of every runs/ folder in it (a results directory
+    holds other JSON, its schema), or every *.json when it has no runs/ folder (a folder of
+    bare run files)."""
+    folders = [directory] if directory.name == "runs" else sorted(directory.rglob("runs"))
+    found = [p for folder in folders if folder.is_dir() for p in folder.glob("*.json")]
+    if not found and not folders:
+        found = list(directory.rglob("*.json"))
+    return sorted(p for p in found if not p.name.startswith("."))
 
 
 def _stored_diff(run_file: Path, relative: str, sha256: str) -> bytes:

@@ -154,3 +154,17 @@ def test_a_disk_that_fills_midway_keeps_none_of_the_merge(tmp_path):
             " nothing was kept"
         )
         assert tree(results.view) == {}
+
+
+def test_a_results_directory_s_other_json_is_not_taken_for_runs(tmp_path, two_machines):
+    """Another checkout's data/ holds its schema beside runs/; a folder of bare run files
+    (a CI artifact) has no runs/ folder at all."""
+    checkout_data = two_machines[0]
+    (checkout_data / "schema").mkdir()
+    shutil.copy(paths.DATA_DIR / "schema" / "run-v1.schema.json", checkout_data / "schema")
+    bare = tmp_path / "artifact"
+    bare.mkdir()
+    for run_file in (two_machines[1] / "runs").iterdir():
+        shutil.copy(run_file, bare)
+    code, output = merge(tmp_path / "data", checkout_data, bare)
+    assert code == 0 and "2 run(s) written" in output
