@@ -45,7 +45,8 @@ def run_documents(directory: Path) -> list[Path]:
     """The run files under directory: those of every runs/ folder in it (a results directory
     holds other JSON, its schema), or every *.json when it has no runs/ folder (a folder of
     bare run files)."""
-    folders = [directory] if directory.name == "runs" else sorted(directory.rglob("runs"))
+    folders = [directory] if directory.name == "runs" else []  # runs/ itself given
+    folders += sorted(directory.rglob("runs"))
     found = [p for folder in folders if folder.is_dir() for p in folder.glob("*.json")]
     if not found and not folders:
         found = list(directory.rglob("*.json"))
