@@ -7,6 +7,7 @@ Pure functions over the captured stdout; tested on recorded real outputs in test
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -79,11 +80,13 @@ class RunReport:
 
 
 def percentile_from_histogram(histogram: list[tuple[float, int]], pct: float) -> float:
-    """Bucket value at which the cumulative count reaches pct %, as sysbench computes its own."""
+    """Bucket value at which the cumulative count reaches pct % of the events, rounded to a
+    whole event as sysbench rounds it for its own percentile line (floor(n x pct / 100 + 0.5)),
+    so the two agree even when the share falls between two events."""
     total = sum(count for _, count in histogram)
     if total == 0:
         return 0.0
-    threshold = total * pct / 100.0
+    threshold = math.floor(total * pct / 100.0 + 0.5)
     running = 0
     for value, count in histogram:
         running += count
@@ -171,6 +174,13 @@ def _report(
     )
 
 
+def _percentiles(histogram: list[tuple[float, int]]) -> dict[str, float]:
+    return {
+        "p95": percentile_from_histogram(histogram, 95),
+        "p99": percentile_from_histogram(histogram, 99),
+    }
+
+
 def parse_run(text: str, threads: int) -> RunReport:
     """Parse a complete run output as the harness runs sysbench (--report-interval=1
     --histogram=on); raises SysbenchOutputError naming what is missing."""
@@ -178,11 +188,7 @@ def parse_run(text: str, threads: int) -> RunReport:
     histogram = collected.histogram
     if not histogram:
         raise SysbenchOutputError("sysbench output has no latency histogram (--histogram=on)")
-    percentiles = {
-        "p95": percentile_from_histogram(histogram, 95),
-        "p99": percentile_from_histogram(histogram, 99),
-    }
-    return _report(collected, threads, percentiles, collected.series)
+    return _report(collected, threads, _percentiles(histogram), collected.series)
 
 
 def parse_logged_run(text: str, threads: int) -> RunReport:
@@ -192,10 +198,7 @@ def parse_logged_run(text: str, threads: int) -> RunReport:
     when the interval lines report the 95th percentile, the series' p95_ms (else none)."""
     collected = _collect(text)
     if collected.histogram:
-        percentiles = {
-            "p95": percentile_from_histogram(collected.histogram, 95),
-            "p99": percentile_from_histogram(collected.histogram, 99),
-        }
+        percentiles = _percentiles(collected.histogram)
     else:
         printed = {
             int(name.removesuffix("th percentile")): value

@@ -87,6 +87,16 @@ def test_output_without_histogram_is_rejected():
 IMPORT_LOGS = FIXTURES / "import"
 
 
+@pytest.mark.parametrize(
+    "name", ["oltp_read_only_1thr.txt", "oltp_read_only_2thr.txt", "oltp_read_only_4thr.txt"]
+)
+def test_histogram_p95_rounds_the_share_to_an_event_as_sysbench_does(name):
+    """At 1 thread 95 % of 812 events is 771.4: sysbench rounds it to 771, whose bucket is 3.13
+    (the first bucket past 771.4 would be 3.187)."""
+    text = (IMPORT_LOGS / name).read_text()
+    assert round(parse_logged_run(text, 1).latency_ms["p95"], 2) == printed_percentile(text)
+
+
 def test_split_log_finds_each_run_and_its_echoed_command():
     first, second = split_log((IMPORT_LOGS / "oltp_read_only_two_runs.txt").read_text())
     assert (first.first_line, first.last_line, second.first_line) == (2, 38, 41)
