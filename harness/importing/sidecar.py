@@ -21,13 +21,10 @@ from harness.importing.sources import refused
 
 SCHEMA_PATH = Path(__file__).with_name("sidecar.schema.json")
 PATH_KEYS = ("my_cnf",)
-# What each group must know in the end, and the option that gives it.
-REQUIRED = {
-    "variant": "--variant",
-    "server_product": "--product",
-    "server_version": "--server-version",
-    "host": "--host",
-}
+# Sidecar keys whose option is not named after them.
+OPTIONS = {"server_product": "--product"}
+# What each group must know in the end.
+REQUIRED = ("variant", "server_product", "server_version", "host")
 
 
 @dataclass(frozen=True)
@@ -84,6 +81,7 @@ def plan_logs(sidecar: Path | None, files: list[Path], options: dict) -> LogPlan
     options (the command line's, None when not given) override the sidecar."""
     data = load_sidecar(sidecar) if sidecar is not None else {}
     given = {key: value for key, value in options.items() if value not in (None, ())}
+    _check_options(given)
     top = {key: value for key, value in data.items() if key != "runs"}
     groups = [
         LogGroup(
@@ -114,8 +112,29 @@ def plan_logs(sidecar: Path | None, files: list[Path], options: dict) -> LogPlan
     )
 
 
+def option_of(key: str) -> str:
+    """The command-line option that gives a sidecar key."""
+    return OPTIONS.get(key, "--" + key.replace("_", "-"))
+
+
+def _check_options(given: dict) -> None:
+    """The command line's values, held to the sidecar's rules and named by their option."""
+    as_toml = {
+        key: list(value)
+        if isinstance(value, tuple)
+        else str(value)
+        if isinstance(value, Path)
+        else value
+        for key, value in given.items()
+    }
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(as_toml))
+    if error is not None:
+        key = str(error.absolute_path[0]) if error.absolute_path else ""
+        raise refused("the command line", f"{option_of(key)}: {error.message}")
+
+
 def _check_complete(group: LogGroup, has_sidecar: bool) -> None:
     also = " or {} in the sidecar" if has_sidecar else ""
-    for key, option in REQUIRED.items():
+    for key in REQUIRED:
         if group.facts.get(key) is None:
-            raise refused(group.named_in, f"no {key}: give {option}{also.format(key)}")
+            raise refused(group.named_in, f"no {key}: give {option_of(key)}{also.format(key)}")

@@ -212,3 +212,11 @@ def test_an_import_onto_an_id_already_there_is_refused_like_a_merge_collision(lo
     (run_file,) = (data / "runs").iterdir()
     assert f"already in {run_file}, with other content" in output
     assert tree(data) == before
+
+
+def test_a_bad_option_value_is_named_by_its_option(logs, tmp_path):
+    args = [logs / "oltp_read_only_1thr.txt", *FACTS, "--workload", "Read Only"]
+    code, output, _ = run_import(tmp_path / "data", *args)
+    assert code == 2
+    assert output.startswith("error: the command line: --workload: 'Read Only' does not match")
+    assert not (tmp_path / "data").exists()
