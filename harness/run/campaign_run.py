@@ -32,7 +32,13 @@ from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.measure import counters, host
 from harness.run.cells import Cell, CellLedger
-from harness.run.document import CampaignFacts, StartingData, commands_in_variables
+from harness.run.document import (
+    CampaignFacts,
+    StartingData,
+    campaign_id,
+    commands_in_variables,
+    run_id,
+)
 from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot
 from harness.run.publish import RunNotWritten, publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
@@ -120,9 +126,7 @@ class CampaignRun:
     def run_id(self, label: str, workload: str, pass_index: int) -> str:
         """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
         .r3 ... because a run file is never replaced."""
-        base = f"{self.campaign_id}.{label}.{workload}"
-        if self.campaign.repeats > 1:
-            base += f".p{pass_index}"
+        base = run_id(self.campaign_id, label, workload, pass_index, self.campaign.repeats)
         candidate, attempt = base, 1
         while (
             candidate in self.used_ids or (self.data_dir / "runs" / f"{candidate}.json").exists()
@@ -133,15 +137,15 @@ class CampaignRun:
         return candidate
 
     def _plan_resume(self) -> list[str]:
-        campaign_id = self.resume_id or ""
-        if not campaign_id.startswith(f"{self.campaign.name}-"):
-            raise UserError(f"--resume {campaign_id}: not a campaign id of {self.campaign.name!r}")
+        resumed = self.resume_id or ""
+        if not resumed.startswith(f"{self.campaign.name}-"):
+            raise UserError(f"--resume {resumed}: not a campaign id of {self.campaign.name!r}")
         runs, problems = contract.validate_dir(self.data_dir)
         if problems:
             raise UserError(f"--resume needs valid results first: {problems[0]}")
-        ours = [run for run in runs if run["campaign"]["id"] == campaign_id]
+        ours = [run for run in runs if run["campaign"]["id"] == resumed]
         if not ours:
-            raise UserError(f"--resume {campaign_id}: no runs of it in {self.data_dir / 'runs'}")
+            raise UserError(f"--resume {resumed}: no runs of it in {self.data_dir / 'runs'}")
         self.completed = {
             (run["variant"], run["workload"]["name"], run.get("repeat", {}).get("index", 1))
             for run in ours
@@ -151,9 +155,7 @@ class CampaignRun:
         with_snapshot = [run["harness"] for run in ours if "snapshot" in run["harness"]]
         self.recorded_harness = dict(with_snapshot[0]) if with_snapshot else None
         planned = len(self.variant_labels()) * len(self.campaign.workloads) * len(self.passes)
-        return [
-            f"resuming {campaign_id}: {len(self.completed)} of {planned} runs already complete"
-        ]
+        return [f"resuming {resumed}: {len(self.completed)} of {planned} runs already complete"]
 
     def publish(self, document: dict) -> None:
         try:
@@ -180,8 +182,7 @@ class CampaignRun:
             self.campaign_id = self.resume_id
             notes += self._plan_resume()
         else:
-            stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-            self.campaign_id = f"{self.campaign.name}-{stamp}"
+            self.campaign_id = campaign_id(self.campaign.name, datetime.now(UTC))
         notes += self._snapshot()
         campaign = self.campaign
         sandboxes = [s for s in campaign.servers if s.kind == "sandbox"]

@@ -4,6 +4,7 @@ workload kind) starts here, and the workload's driver contributes its section up
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import contract
 from contract.replay_variables import in_variables
@@ -11,6 +12,17 @@ from harness.campaign import suites
 from harness.campaign.load import Campaign, Workload
 from harness.run.provenance import relative_to_project
 from harness.servers.protocol import Server
+
+
+def campaign_id(name: str, started: datetime) -> str:
+    """One execution of a campaign: <campaign name>-<UTC start stamp>."""
+    return f"{name}-{started.astimezone(UTC).strftime('%Y%m%d-%H%M%S')}"
+
+
+def run_id(campaign: str, variant: str, workload: str, pass_index: int, passes: int) -> str:
+    """<campaign id>.<variant>.<workload>[.p<pass>], the pass only when there are several."""
+    base = f"{campaign}.{variant}.{workload}"
+    return f"{base}.p{pass_index}" if passes > 1 else base
 
 
 @dataclass(frozen=True)

@@ -90,18 +90,10 @@ class SysbenchDriver:
             output = run.calls(purpose, argv)
             report = parse_run(output, threads)
         return {
-            "threads": threads,
-            "duration_s": report.total_time_s,
+            **report.step_fields(),
             "started_at": started_at,
-            "tps": report.tps,
             **self.rows_per_s(report.events, report.total_time_s),
             **self.step_extras(run, output, report),
-            "qps": report.qps(),
-            "latency_ms": report.latency_ms,
-            "events": report.events,
-            "errors": report.errors,
-            "reconnects": report.reconnects,
-            "series": report.series,
             **measured.fields,
             "per_op": measured.per_op(report.events, "transaction"),
         }

@@ -4,9 +4,11 @@ import pytest
 
 from harness.workloads.sysbench.output import (
     SysbenchOutputError,
+    parse_logged_run,
     parse_run,
     percentile_from_histogram,
     printed_percentile,
+    split_log,
 )
 from tests.helpers import paths
 
@@ -78,3 +80,52 @@ def test_output_without_histogram_is_rejected():
     no_histogram = "\n".join(line for line in text.splitlines() if " |" not in line)
     with pytest.raises(SysbenchOutputError, match="histogram"):
         parse_run(no_histogram, threads=2)
+
+
+# --- logs written by other scripts (mybench import) --------------------------------------------
+
+IMPORT_LOGS = FIXTURES / "import"
+
+
+@pytest.mark.parametrize(
+    "name", ["oltp_read_only_1thr.txt", "oltp_read_only_2thr.txt", "oltp_read_only_4thr.txt"]
+)
+def test_histogram_p95_rounds_the_share_to_an_event_as_sysbench_does(name):
+    """At 1 thread 95 % of 812 events is 771.4: sysbench rounds it to 771, whose bucket is 3.13
+    (the first bucket past 771.4 would be 3.187)."""
+    text = (IMPORT_LOGS / name).read_text()
+    assert round(parse_logged_run(text, 1).latency_ms["p95"], 2) == printed_percentile(text)
+
+
+def test_split_log_finds_each_run_and_its_echoed_command():
+    first, second = split_log((IMPORT_LOGS / "oltp_read_only_two_runs.txt").read_text())
+    assert (first.first_line, first.last_line, second.first_line) == (2, 38, 41)
+    assert (first.threads, second.threads) == (1, 2)
+    assert first.tool_version == second.tool_version == "1.0.20"
+    assert first.report_interval is None
+    assert first.command is not None and first.command.startswith("sysbench oltp_read_only ")
+    assert "--threads=2" in (second.command or "")
+    assert parse_logged_run(second.text, 2).tps == 541.5
+
+
+def test_a_log_with_one_run_is_one_run_with_its_header():
+    (run,) = split_log((IMPORT_LOGS / "oltp_read_only_4thr.txt").read_text())
+    assert (run.threads, run.report_interval, run.command) == (4, "1", None)
+
+
+def test_logged_run_matches_parse_run_when_run_as_the_harness_runs_it():
+    text = (FIXTURES / "oltp_read_write_2thr_2s.txt").read_text()
+    assert parse_logged_run(text, 2) == parse_run(text, 2)
+
+
+def test_logged_run_without_histogram_takes_the_printed_percentile():
+    text = (IMPORT_LOGS / "oltp_read_only_2thr_plain.txt").read_text()
+    report = parse_logged_run(text, 2)
+    assert report.latency_ms == {"min": 0.75, "avg": 2.58, "max": 249.39, "p95": 5.99}
+    assert report.series == {} and "series" not in report.step_fields()
+
+
+def test_logged_run_drops_interval_lines_at_another_percentile():
+    report = parse_logged_run((IMPORT_LOGS / "oltp_read_only_2thr_p99.txt").read_text(), 2)
+    assert report.latency_ms["p99"] == 6.91 and "p95" not in report.latency_ms
+    assert report.series == {}
