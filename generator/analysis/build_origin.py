@@ -17,7 +17,7 @@ TARBALL_MARK = "/.servers/"  # tools/fetch-mariadb.sh puts MariaDB's generic bin
 
 def _derived_build(run: RunDocument) -> Build:
     server = run["server"]
-    variables = server["variables"]
+    variables = server.get("variables", {})
     reported = {
         name: variables[name]
         for name in ("version_comment", "version_compile_machine", "version_ssl_library")

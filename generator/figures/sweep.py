@@ -3,7 +3,7 @@ I/O): each carries only data, axis titles and the thread ticks, a few hundred by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from contract import RunDocument, sysbench_steps
@@ -78,41 +78,52 @@ def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str,
     return line
 
 
+def _given(steps: Sequence[Mapping[str, Any]], *path: str) -> tuple[list[int], list[float]]:
+    """Thread levels and values of the steps that hold the figure at `path` ("tps", or
+    "latency_ms", "p95"): an imported run's steps hold only what its source gave."""
+    threads, values = [], []
+    for step in steps:
+        value: Any = step
+        for key in path:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if value is not None:
+            threads.append(step["threads"])
+            values.append(value)
+    return threads, values
+
+
 def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> dict[str, Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
-    generator/analysis/trust.py entries) marks unstable steps on the TPS curve."""
-    steps = sysbench_steps(run)
+    generator/analysis/trust.py entries) marks unstable steps on the TPS curve. A figure (or a
+    latency line) without any value, as an imported run may be, is left out."""
+    steps: Sequence[Mapping[str, Any]] = sysbench_steps(run)
     threads = [step["threads"] for step in steps]
-    tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])
-    return {
-        "tps": _figure(
+    figures = {}
+    tps = _line("TPS", *_given(steps, "tps"), run_ids=[run["id"]])
+    if tps["x"]:
+        figures["tps"] = _figure(
             [_trust_marks(tps, trust) if trust else tps],
             _threads_axis(threads),
             "transactions per second",
-        ),
-        "latency": _figure(
-            [
-                _line(
-                    percentile,
-                    threads,
-                    [s["latency_ms"][percentile] for s in steps],
-                    run_ids=[run["id"]],
-                    group="latency",
-                )
-                for percentile in ("p95", "p99")
-            ],
-            _threads_axis(threads),
-            "latency (ms)",
-        ),
-        "series": _figure(
+        )
+    latency = [
+        _line(percentile, *points, run_ids=[run["id"]], group="latency")
+        for percentile in ("p95", "p99")
+        if (points := _given(steps, "latency_ms", percentile))[0]
+    ]
+    if latency:
+        figures["latency"] = _figure(latency, _threads_axis(threads), "latency (ms)")
+    series = [step for step in steps if "series" in step]
+    if series:
+        figures["series"] = _figure(
             [
                 _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
-                for step in steps
+                for step in series
             ],
             {"title": {"text": "seconds into the step"}, "dtick": 1},
             "transactions per second",
-        ),
-    }
+        )
+    return figures
 
 
 def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:

@@ -30,7 +30,7 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
     options: dict[str, list[str]] = {}
     for campaign_runs in by_campaign.values():
-        settings = [run["server"]["my_cnf_options"] for run in campaign_runs]
+        settings = [run["server"].get("my_cnf_options", {}) for run in campaign_runs]
         names = {name for options_set in settings for name in options_set}
         varying = {name for name in names if len({s.get(name) for s in settings}) > 1}
         for run, setting in zip(campaign_runs, settings, strict=True):

@@ -44,6 +44,6 @@ def redacted_plain_settings(run: RunDocument) -> list[str]:
     (contract/_secrets.py), and the page says so instead of calling them secrets."""
     return sorted(
         name
-        for name, value in run["server"]["variables"].items()
+        for name, value in run["server"].get("variables", {}).items()
         if value == REDACTED and not is_secret_name(name)
     )
