@@ -60,7 +60,9 @@ def host_of(run: RunDocument) -> RunHost:
         name = f"{label} · {short}"
     else:
         name = " · ".join([host["hostname"], *_hardware(host), short])
-    return {"fingerprint": fingerprint, "name": name, "derived": recorded is None}
+    # An imported run's host is the label given at import, not facts a fingerprint could hold.
+    derived = recorded is None and "origin" not in run
+    return {"fingerprint": fingerprint, "name": name, "derived": derived}
 
 
 def hosts_of(runs: list[RunDocument]) -> list[RunHost]:

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from contract import RunDocument, sysbench_steps
+from generator.analysis.evidence import MEASURED
 from generator.figures.plain import Figure, figure
 from generator.hugo.site_contract import campaign_figure_id
 
@@ -130,9 +131,15 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
     its repeats, with bars spanning their range when there are several. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
+    cells = workload_summary.get("cells", [])
     counted = {
-        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]]
-        for cell in workload_summary.get("cells", [])
+        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]] for cell in cells
+    }
+    # The legend's badge of a variant resting on imported figures (analysis/evidence.py).
+    names = {
+        cell["variant"]: f"{cell['variant']} ({cell['evidence']})"
+        for cell in cells
+        if cell.get("evidence", MEASURED) != MEASURED
     }
     figures = {}
     for metric, table in workload_summary["metrics"].items():
@@ -150,7 +157,8 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
             x, shown = zip(*reached, strict=True)
             error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
             values = [cell["value"] for cell in shown]
-            traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
+            name = names.get(variant, variant)
+            traces.append(_line(name, x, values, error_y, run_ids=counted.get(variant)))
         overlay = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.
         overlay["layout"]["hovermode"] = "closest"

@@ -20,15 +20,15 @@ from contract import RunDocument, Step, sysbench_steps
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import CONFIG_RULES
 from generator.analysis.drift import DRIFT_FIELDS, field_values
+from generator.analysis.evidence import SUMMARY, evidence_of, weakest
 from generator.analysis.ratios import (
     METRICS,
-    QPS_METRIC,
     NO_STEP,
+    QPS_METRIC,
     RATIO_DECIMALS,
     VERDICT_MARKERS,
     variant_order,
 )
-from generator.analysis.evidence import SUMMARY, evidence_of, weakest
 from generator.analysis.repeats import counted_runs, group_by_cell, repeat_index, spread_by_threads
 from generator.analysis.trust import kept_series
 
@@ -91,7 +91,9 @@ def _cell_entry(cell: list[RunDocument]) -> dict[str, Any]:
             [level, *(_rounded(found.get(level, NO_STEP)["median"]) for found in by_metric)]
             for level in threads
         ],
-        "passes": [max(found.get(level, NO_STEP)["repeats"] for found in by_metric) for level in threads],
+        "passes": [
+            max(found.get(level, NO_STEP)["repeats"] for found in by_metric) for level in threads
+        ],
         "repeats": [[side["repeats"] for side in step] for step in summaries],
         "seconds": [[side["seconds"] for side in step] for step in summaries],
     }

@@ -89,7 +89,10 @@ def run_page(
 def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
     """What the variables table shows: the variables, and those an earlier harness redacted
     though they are plain settings."""
-    return {"variables": run["server"].get("variables", {}), "redacted_plain": facts["redacted_plain"]}
+    return {
+        "variables": run["server"].get("variables", {}),
+        "redacted_plain": facts["redacted_plain"],
+    }
 
 
 def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:

@@ -159,7 +159,9 @@ def mixed_campaign(measured_passes: list[dict], log_source: dict) -> list[dict]:
         run = copy.deepcopy(measured)
         run["campaign"] = copy.deepcopy(campaign)
         run["variant"] = "measured"
-        run["id"] = f"{MIXED_CAMPAIGN}.measured.{run['workload']['name']}.p{run['repeat']['index']}"
+        run["id"] = (
+            f"{MIXED_CAMPAIGN}.measured.{run['workload']['name']}.p{run['repeat']['index']}"
+        )
         runs.append(run)
     runs.append(sysbench_log_run(log_source, campaign, "from-log"))
     steps = {threads: {"tps": tps} for threads, tps in MIXED_SUMMARY_TPS.items()}
