@@ -20,7 +20,7 @@ from contract import RunDocument, Step, sysbench_steps
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import CONFIG_RULES
 from generator.analysis.drift import DRIFT_FIELDS, field_values
-from generator.analysis.evidence import SUMMARY, evidence_of, weakest
+from generator.analysis.evidence import MEASURED, NO_INTERVAL, SUMMARY, evidence_of, weakest
 from generator.analysis.ratios import (
     METRICS,
     NO_STEP,
@@ -79,10 +79,11 @@ def _cell_entry(cell: list[RunDocument]) -> dict[str, Any]:
         ]
         for level in threads
     ]
-    if weakest(runs) == SUMMARY:  # published figures: their repeats measure no noise either
+    evidence = weakest(runs)
+    if evidence == SUMMARY:  # published figures: their repeats measure no noise either
         summaries = [[{**side, "repeats": None} for side in step] for step in summaries]
     first = runs[0]
-    return {
+    entry: dict[str, Any] = {
         "campaign": first["campaign"]["id"],
         "variant": first["variant"],
         "workload": first["workload"]["name"],
@@ -97,6 +98,9 @@ def _cell_entry(cell: list[RunDocument]) -> dict[str, Any]:
         "repeats": [[side["repeats"] for side in step] for step in summaries],
         "seconds": [[side["seconds"] for side in step] for step in summaries],
     }
+    if evidence != MEASURED:  # measured cells' entries stay as they were
+        entry["evidence"] = evidence
+    return entry
 
 
 @cache
@@ -174,6 +178,7 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
             "noise": _stats.BAND,
             "decimals": RATIO_DECIMALS,
             "markers": VERDICT_MARKERS,
+            "no_interval": NO_INTERVAL,
             "interval": {
                 "confidence": _stats.CONFIDENCE,
                 "decimals": _stats.INTERVAL_DECIMALS,
