@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.evidence import evidence_of
 from generator.analysis.hosts import host_of
 from generator.pages.run_label import product_name, run_headline, run_name
 
@@ -61,6 +62,8 @@ def browse_entries(runs: list[RunDocument]) -> list[dict[str, Any]]:
             "options": options[run["id"]],
             "headline": run_headline(run),
         }
+        if "origin" in run:  # a measured run's record stays as it was
+            record["evidence"] = evidence_of(run)
         entries.append(
             {
                 "record": record,

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.analysis.evidence import MEASURED
+
 PAGE_RUNS = 100  # rows of one page: ~46 kB of HTML and ~20 kB of JSON
 # The filters, in the order of a run's entry in the filter index; "option" is a list.
-FILTERS = ("product", "version", "workload", "campaign", "host", "option")
-ROW_FIELDS = ("id", "name", "date", "campaign", "host", "status", "headline")
+FILTERS = ("product", "version", "workload", "campaign", "host", "evidence", "option")
+# A row's fields; "evidence" only an imported run's (analysis/evidence.py).
+ROW_FIELDS = ("id", "name", "date", "campaign", "host", "status", "headline", "evidence")
 
 
 def _filter_values(record: dict[str, Any]) -> dict[str, list[str]]:
@@ -26,6 +29,7 @@ def _filter_values(record: dict[str, Any]) -> dict[str, list[str]]:
         "workload": [record["workload"]],
         "campaign": [record["campaign"]],
         "host": [record["host"]],
+        "evidence": [record.get("evidence", MEASURED)],
         "option": record["options"],
     }
 
@@ -70,7 +74,10 @@ def _page(index: dict[str, Any], number: int, rows: list[dict[str, Any]]) -> dic
 def browse_pages(index: dict[str, Any]) -> list[dict[str, Any]]:
     """Page n (from 1) at position n - 1: {"number", "pages", "campaigns", "hosts" (the names of
     its rows'), "runs": [row, ...]}, each row the index record's ROW_FIELDS."""
-    rows = [{field: record[field] for field in ROW_FIELDS} for record in index["runs"]]
+    rows = [
+        {field: record[field] for field in ROW_FIELDS if field in record}
+        for record in index["runs"]
+    ]
     return [
         _page(index, n + 1, rows[n * PAGE_RUNS : (n + 1) * PAGE_RUNS])
         for n in range(page_count(index))

@@ -26,6 +26,7 @@ import json
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.evidence import evidence_of
 from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
@@ -107,7 +108,7 @@ def run_index_entry(run: RunDocument) -> dict[str, Any]:
     """One run's entry of the run index: its page's path, title, date, list params and taxonomy
     terms (content/runs/_content.gotmpl turns it into the page)."""
     product = product_name(run)
-    return {
+    entry: dict[str, Any] = {
         "path": run["id"],
         "title": run_name(run),
         "date": run["started_at"],
@@ -122,3 +123,6 @@ def run_index_entry(run: RunDocument) -> dict[str, Any]:
             "hosts": [host_of(run)["name"]],
         },
     }
+    if "origin" in run:  # lists badge an imported run (layouts/_partials/list/runs.html)
+        entry["params"]["evidence"] = evidence_of(run)
+    return entry
