@@ -167,3 +167,18 @@ def mixed_campaign(measured_passes: list[dict], log_source: dict) -> list[dict]:
     steps = {threads: {"tps": tps} for threads, tps in MIXED_SUMMARY_TPS.items()}
     runs.append(summary_run(campaign, "published", runs[0]["server"]["version"], steps))
     return runs
+
+
+def imported_fixtures(runs: list[dict]) -> list[dict]:
+    """Every fixture kind from the committed runs of tests/fixtures/runs (the binlog campaign's
+    three binlog-off passes and its sync-1 first pass): the log run alone in its campaign, the
+    published campaign, and the mixed one."""
+    by_id = {run["id"]: run for run in runs}
+    prefix = "binlog-sync-policies-20261123-133014"
+    passes = [by_id[f"{prefix}.binlog-off.oltp-rw.p{index}"] for index in (1, 2, 3)]
+    log_source = by_id[f"{prefix}.sync-1.oltp-rw.p1"]
+    return [
+        sysbench_log_run(log_source),
+        *summary_campaign(),
+        *mixed_campaign(passes, log_source),
+    ]
