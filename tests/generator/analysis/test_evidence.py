@@ -131,3 +131,31 @@ def test_a_log_without_percentiles_at_a_step_leaves_that_p95_cell_out(documents)
     table = _campaign(documents, imported.MIXED_CAMPAIGN)["metrics"]["p95"]
     assert _cells(table)[(1, "from-log")]["state"] == "missing"
     assert _cells(table)[(2, "from-log")]["state"] == "ratio"
+
+
+def test_a_suite_report_of_published_figures_colours_nothing():
+    runs = imported.summary_campaign()
+    for run in runs:
+        run["workload"]["suite"] = {
+            "name": "dimitri",
+            "test": "oltp_read_write",
+            "group": "write",
+            "position": 1,
+        }
+    suite = summarize_campaign(runs)["suite"]
+
+    def cells(node):
+        if isinstance(node, dict):
+            if "verdict" in node and "evidence" in node:
+                yield node
+            for value in node.values():
+                yield from cells(value)
+        elif isinstance(node, list):
+            for value in node:
+                yield from cells(value)
+
+    found = list(cells(suite))
+    assert found and all(cell["evidence"] == SUMMARY for cell in found)
+    assert all(cell["interval"] is None for cell in found)
+    assert all(cell["verdict"] not in COLOURED for cell in found)
+    assert any(cell["verdict"] == UNJUDGED for cell in found)
