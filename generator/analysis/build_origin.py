@@ -17,7 +17,7 @@ TARBALL_MARK = "/.servers/"  # tools/fetch-mariadb.sh puts MariaDB's generic bin
 
 def _derived_build(run: RunDocument) -> Build:
     server = run["server"]
-    variables = server["variables"]
+    variables = server.get("variables", {})
     reported = {
         name: variables[name]
         for name in ("version_comment", "version_compile_machine", "version_ssl_library")
@@ -85,7 +85,9 @@ def build_comparison(runs: list[RunDocument]) -> dict[str, Any] | None:
     build (the server versions it ran, its description, whether derived), in order of first
     appearance."""
     builds: dict[tuple[str, ...], dict[str, Any]] = {}
-    for run in sorted(runs, key=lambda run: run["started_at"]):
+    # An imported run records no build: deriving one from nothing would invent a difference.
+    measured = [run for run in runs if "origin" not in run]
+    for run in sorted(measured, key=lambda run: run["started_at"]):
         build = build_of(run)
         entry = builds.setdefault(_key(_recorded_or_derived(run)), {**build, "versions": []})
         version = run["server"]["version"]

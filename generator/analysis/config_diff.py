@@ -80,7 +80,7 @@ def group_of(name: str, values: list[str | None]) -> str:
 def effective_config(run: RunDocument) -> dict[str, dict[str, Any]]:
     """name -> {"value": effective value or None, "cnf": 'option = value' as the my.cnf set it,
     or None for a default}. Options that set no variable keep their name with value None."""
-    variables = run["server"]["variables"]
+    variables = run["server"].get("variables", {})
     config = {name: {"value": value, "cnf": None} for name, value in variables.items()}
     for option, text in run["server"].get("my_cnf_options", {}).items():
         name = variable_of(option, variables) or option

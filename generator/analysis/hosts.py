@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TypedDict
 
-from contract import RunDocument, host_fingerprint, ram_gib
+from contract import Host, RunDocument, host_fingerprint, ram_gib
 
 SHORT_DIGITS = 6
 # Trademarks, "CPU", "Processor", "64-Core" and the clock say nothing that tells machines apart.
@@ -34,6 +34,21 @@ def cpu_name(model: str) -> str:
     return " ".join(_CPU_NOISE.sub(" ", model).split()) or model
 
 
+def _hardware(host: Host) -> list[str]:
+    """CPU, cores and RAM as recorded: a measured run has all three, an imported one only what
+    its source said (often none: its hostname is the label the user gave)."""
+    parts = []
+    if "cpu_model" in host:
+        parts.append(cpu_name(host["cpu_model"]))
+    threads = host.get("cpu_threads")
+    if threads is not None:
+        cores = host.get("cpu_cores", threads)
+        parts.append(f"{cores} cores" if cores == threads else f"{cores} cores/{threads} threads")
+    if "ram_bytes" in host:
+        parts.append(f"{ram_gib(host['ram_bytes'])} GiB")
+    return parts
+
+
 def host_of(run: RunDocument) -> RunHost:
     """The host run came from: its fingerprint (recorded, else derived), and its name."""
     host = run["host"]
@@ -44,12 +59,10 @@ def host_of(run: RunDocument) -> RunHost:
     if label:
         name = f"{label} · {short}"
     else:
-        threads = host["cpu_threads"]
-        cores = host.get("cpu_cores", threads)
-        cpus = f"{cores} cores" if cores == threads else f"{cores} cores/{threads} threads"
-        parts = [host["hostname"], cpu_name(host["cpu_model"]), cpus]
-        name = " · ".join([*parts, f"{ram_gib(host['ram_bytes'])} GiB", short])
-    return {"fingerprint": fingerprint, "name": name, "derived": recorded is None}
+        name = " · ".join([host["hostname"], *_hardware(host), short])
+    # An imported run's host is the label given at import, not facts a fingerprint could hold.
+    derived = recorded is None and "origin" not in run
+    return {"fingerprint": fingerprint, "name": name, "derived": derived}
 
 
 def hosts_of(runs: list[RunDocument]) -> list[RunHost]:

@@ -29,7 +29,7 @@ def memory_fit(run: RunDocument) -> dict[str, Any] | None:
     """{"fit": "in-memory" | "io-bound", "short": ..., "text": ...}; None when the run lacks
     its data size or buffer pool size."""
     data = run["workload"].get("data_bytes")
-    pool_text = run["server"]["variables"].get("innodb_buffer_pool_size", "")
+    pool_text = run["server"].get("variables", {}).get("innodb_buffer_pool_size", "")
     if data is None or not pool_text.isdigit() or int(pool_text) == 0:
         return None
     pool = int(pool_text)

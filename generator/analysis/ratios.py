@@ -11,6 +11,13 @@ from typing import Any, NamedTuple
 
 from contract import RunDocument, Step
 from generator.analysis import stats as _stats
+from generator.analysis.evidence import (
+    MEASURED,
+    NO_INTERVAL,
+    ORDER,
+    interval_reason,
+    weakest,
+)
 from generator.analysis.repeats import spread, spread_by_threads
 from generator.analysis.trust import kept_series
 
@@ -22,24 +29,28 @@ NO_STEP = spread([])
 # Printed beside a ratio so the verdict does not rest on colour alone; "noise": beyond the band
 # but inside the interval, not coloured.
 VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": "", "noise": "\u2248"}
+# Beyond the band where imported evidence rules an interval out: not judged, not coloured.
+UNJUDGED = "unjudged"
 
 
-def _p95_ms(step: Step) -> float:
-    return step["latency_ms"]["p95"]
+# A step's figures; None where an imported step lacks one (a summary table's cell, a log
+# without percentiles): such a step does not count for that metric.
+def _p95_ms(step: Step) -> float | None:
+    return step.get("latency_ms", {}).get("p95")
 
 
-def step_tps(step: Step) -> float:
-    return step["tps"]
+def step_tps(step: Step) -> float | None:
+    return step.get("tps")
 
 
-def step_qps(step: Step) -> float:
-    return step["qps"]["total"]
+def step_qps(step: Step) -> float | None:
+    return step.get("qps", {}).get("total")
 
 
 class Metric(NamedTuple):
     label: str
     unit: str
-    value_of: Callable[[Step], float]  # a step's value
+    value_of: Callable[[Step], float | None]  # a step's value, None when not recorded
     higher_is_better: bool
     series: str  # its per-second series in step.series (for the noise of a single repeat)
 
@@ -102,21 +113,33 @@ def ratio_interval(
 
 
 def stat_cell(
-    variant: str, stats: dict[str, Any], base: dict[str, Any] | None, higher_is_better: bool
+    variant: str,
+    stats: dict[str, Any],
+    base: dict[str, Any] | None,
+    higher_is_better: bool,
+    evidence: tuple[str, str] = (MEASURED, MEASURED),
 ) -> dict[str, Any]:
     """One variant's cell: the median of its counted runs with their range and spread (stats
     from repeats.spread / spread_by_threads, or NO_STEP), the ratio of that median to the
     base's (base: the base variant's stats; None or stats itself for the base's own cell), its
-    interval and the verdict by generator/analysis/stats.py's rule."""
+    interval and the verdict by generator/analysis/stats.py's rule. evidence: what the cell's
+    and the base's runs rest on (analysis/evidence.py); an imported side without an interval
+    names why in "no_interval" and is UNJUDGED beyond the band, never coloured."""
     value = stats["median"]
     is_base = base is None or base is stats
     base_median = stats["median"] if base is None or is_base else base["median"]
-    ratio = interval = None
+    ratio = interval = no_interval = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
         if base is not None and not is_base:
-            interval = ratio_interval(stats, base, value / base_median)
+            no_interval = interval_reason(*evidence)
+            if no_interval is None:
+                interval = ratio_interval(stats, base, value / base_median)
+            if interval is None:
+                no_interval = NO_INTERVAL.get(min(evidence, key=ORDER.index))
     verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
+    if no_interval and verdict == "noise":
+        verdict = UNJUDGED
     spread = repeat_spread(stats)
     return {
         "variant": variant,
@@ -129,7 +152,9 @@ def stat_cell(
         "interval": interval,
         "state": ratio_state(value, ratio),
         "verdict": verdict,
-        "marker": VERDICT_MARKERS[verdict],
+        "marker": VERDICT_MARKERS.get(verdict, ""),
+        "evidence": evidence[0],
+        "no_interval": no_interval,
     }
 
 
@@ -146,12 +171,19 @@ def ratio_table(
     stats = {
         variant: spread_by_threads(counted[variant], value_of, seconds_of) for variant in variants
     }
+    evidence = {variant: weakest(counted[variant]) for variant in variants}
     threads = sorted({level for by_threads in stats.values() for level in by_threads})
     rows = []
     for level in threads:
         base = stats[variants[0]].get(level, NO_STEP)
         cells = [
-            stat_cell(variant, stats[variant].get(level, NO_STEP), base, higher_is_better)
+            stat_cell(
+                variant,
+                stats[variant].get(level, NO_STEP),
+                base,
+                higher_is_better,
+                (evidence[variant], evidence[variants[0]]),
+            )
             for variant in variants
         ]
         rows.append({"threads": level, "cells": cells})
@@ -163,6 +195,7 @@ def ratio_table(
         "base": variants[0],
         "variants": variants,
         "most_repeats": most_repeats(rows),
+        "evidence": evidence,
         "rows": rows,
     }
 

@@ -49,7 +49,7 @@ DEFAULT_PAGE_SIZE = 16384
 
 
 def _variable(run: RunDocument, name: str) -> int | None:
-    text = run["server"]["variables"].get(name, "")
+    text = run["server"].get("variables", {}).get(name, "")
     return int(text) if text.isdigit() and int(text) > 0 else None
 
 

@@ -3,10 +3,11 @@ I/O): each carries only data, axis titles and the thread ticks, a few hundred by
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from contract import RunDocument, sysbench_steps
+from generator.analysis.evidence import MEASURED
 from generator.figures.plain import Figure, figure
 from generator.hugo.site_contract import campaign_figure_id
 
@@ -78,50 +79,67 @@ def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str,
     return line
 
 
+def _given(steps: Sequence[Mapping[str, Any]], *path: str) -> tuple[list[int], list[float]]:
+    """Thread levels and values of the steps that hold the figure at `path` ("tps", or
+    "latency_ms", "p95"): an imported run's steps hold only what its source gave."""
+    threads, values = [], []
+    for step in steps:
+        value: Any = step
+        for key in path:
+            value = value.get(key) if isinstance(value, Mapping) else None
+        if value is not None:
+            threads.append(step["threads"])
+            values.append(value)
+    return threads, values
+
+
 def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> dict[str, Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
-    generator/analysis/trust.py entries) marks unstable steps on the TPS curve."""
-    steps = sysbench_steps(run)
+    generator/analysis/trust.py entries) marks unstable steps on the TPS curve. A figure (or a
+    latency line) without any value, as an imported run may be, is left out."""
+    steps: Sequence[Mapping[str, Any]] = sysbench_steps(run)
     threads = [step["threads"] for step in steps]
-    tps = _line("TPS", threads, [step["tps"] for step in steps], run_ids=[run["id"]])
-    return {
-        "tps": _figure(
+    figures = {}
+    tps = _line("TPS", *_given(steps, "tps"), run_ids=[run["id"]])
+    if tps["x"]:
+        figures["tps"] = _figure(
             [_trust_marks(tps, trust) if trust else tps],
             _threads_axis(threads),
             "transactions per second",
-        ),
-        "latency": _figure(
-            [
-                _line(
-                    percentile,
-                    threads,
-                    [s["latency_ms"][percentile] for s in steps],
-                    run_ids=[run["id"]],
-                    group="latency",
-                )
-                for percentile in ("p95", "p99")
-            ],
-            _threads_axis(threads),
-            "latency (ms)",
-        ),
-        "series": _figure(
+        )
+    latency = [
+        _line(percentile, *points, run_ids=[run["id"]], group="latency")
+        for percentile in ("p95", "p99")
+        if (points := _given(steps, "latency_ms", percentile))[0]
+    ]
+    if latency:
+        figures["latency"] = _figure(latency, _threads_axis(threads), "latency (ms)")
+    series = [step for step in steps if "series" in step]
+    if series:
+        figures["series"] = _figure(
             [
                 _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
-                for step in steps
+                for step in series
             ],
             {"title": {"text": "seconds into the step"}, "dtick": 1},
             "transactions per second",
-        ),
-    }
+        )
+    return figures
 
 
 def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
     its repeats, with bars spanning their range when there are several. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
+    cells = workload_summary.get("cells", [])
     counted = {
-        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]]
-        for cell in workload_summary.get("cells", [])
+        cell["variant"]: [run["id"] for run in cell["runs"] if run["counted"]] for cell in cells
+    }
+    # The legend's badge of a variant resting on imported figures (analysis/evidence.py).
+    names = {
+        cell["variant"]: f"{cell['variant']} ({cell['evidence']})"
+        for cell in cells
+        if cell.get("evidence", MEASURED) != MEASURED
     }
     figures = {}
     for metric, table in workload_summary["metrics"].items():
@@ -139,7 +157,8 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
             x, shown = zip(*reached, strict=True)
             error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
             values = [cell["value"] for cell in shown]
-            traces.append(_line(variant, x, values, error_y, run_ids=counted.get(variant)))
+            name = names.get(variant, variant)
+            traces.append(_line(name, x, values, error_y, run_ids=counted.get(variant)))
         overlay = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
         # A click must land on one variant's point, not on every line at that thread count.
         overlay["layout"]["hovermode"] = "closest"

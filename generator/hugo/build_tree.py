@@ -126,14 +126,17 @@ def files_of_run(
     trust = run_trust(run)
     page = run_page(run, cell, trust, original)
     files = {
-        site.run_static(run["id"], site.MY_CNF): run["server"]["my_cnf"].encode(),
-        site.run_static(run["id"], site.REPLAY_SH): replay_script(run).encode(),
         site.run_page_file(run["id"]): _json_bytes(page),
         # The same path and bytes from every run showing this table.
         site.variables_page_file(page["variables_key"]): _json_bytes(
             variables_file(run, page["facts"])
         ),
     }
+    # An imported run has a my.cnf only when the user gave one, and never replay commands.
+    if "my_cnf" in run["server"]:
+        files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
+    if "reproduce" in run:
+        files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
     if not run["steps"]:
         return files
     own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)

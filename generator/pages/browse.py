@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.evidence import evidence_of
 from generator.analysis.hosts import host_of
 from generator.pages.run_label import product_name, run_headline, run_name
 
@@ -30,7 +31,7 @@ def variant_options(runs: list[RunDocument]) -> dict[str, list[str]]:
         by_campaign.setdefault(run["campaign"]["id"], []).append(run)
     options: dict[str, list[str]] = {}
     for campaign_runs in by_campaign.values():
-        settings = [run["server"]["my_cnf_options"] for run in campaign_runs]
+        settings = [run["server"].get("my_cnf_options", {}) for run in campaign_runs]
         names = {name for options_set in settings for name in options_set}
         varying = {name for name in names if len({s.get(name) for s in settings}) > 1}
         for run, setting in zip(campaign_runs, settings, strict=True):
@@ -61,6 +62,8 @@ def browse_entries(runs: list[RunDocument]) -> list[dict[str, Any]]:
             "options": options[run["id"]],
             "headline": run_headline(run),
         }
+        if "origin" in run:  # a measured run's record stays as it was
+            record["evidence"] = evidence_of(run)
         entries.append(
             {
                 "record": record,

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.analysis.evidence import MEASURED
+
 PAGE_RUNS = 100  # rows of one page: ~46 kB of HTML and ~20 kB of JSON
 # The filters, in the order of a run's entry in the filter index; "option" is a list.
-FILTERS = ("product", "version", "workload", "campaign", "host", "option")
-ROW_FIELDS = ("id", "name", "date", "campaign", "host", "status", "headline")
+FILTERS = ("product", "version", "workload", "campaign", "host", "evidence", "option")
+# A row's fields; "evidence" only an imported run's (analysis/evidence.py).
+ROW_FIELDS = ("id", "name", "date", "campaign", "host", "status", "headline", "evidence")
 
 
 def _filter_values(record: dict[str, Any]) -> dict[str, list[str]]:
@@ -32,6 +35,7 @@ def _filter_values(record: dict[str, Any]) -> dict[str, list[str]]:
         "workload": [record["workload"]],
         "campaign": [record["campaign"]],
         "host": [record["host"]],
+        "evidence": [record.get("evidence", MEASURED)],
         "option": record["options"],
     }
 
@@ -87,8 +91,11 @@ def _page(index: dict[str, Any], number: int, rows: list[dict[str, Any]]) -> dic
 def browse_pages(index: dict[str, Any]) -> list[dict[str, Any]]:
     """File n (from 1, the oldest runs) at position n - 1: {"number", "campaigns", "hosts" (the
     names of its rows'), "runs": [row, ...] newest first}, each row the index record's
-    ROW_FIELDS. Nothing in a file depends on the runs of another."""
-    rows = [{field: record[field] for field in ROW_FIELDS} for record in index["runs"]]
+    ROW_FIELDS it has. Nothing in a file depends on the runs of another."""
+    rows = [
+        {field: record[field] for field in ROW_FIELDS if field in record}
+        for record in index["runs"]
+    ]
     return [
         _page(index, n, rows[_first(len(rows), n) : len(rows) - (n - 1) * PAGE_RUNS])
         for n in range(1, page_count(index) + 1)

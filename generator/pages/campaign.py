@@ -8,6 +8,7 @@ from contract import RunDocument
 from generator.analysis.build_origin import build_comparison
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
+from generator.analysis.evidence import weakest
 from generator.analysis.hosts import hosts_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
@@ -17,6 +18,7 @@ from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.ibench import is_ibench
+from generator.pages.origin import cell_sources
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
 
@@ -49,6 +51,8 @@ def summarize_campaign(
                         # Repeats share their data set, so any counted run stands for the cell.
                         "memory": memory_fit(counted[variant][0]),
                         "runs": pass_list(by_variant[variant]),
+                        "evidence": weakest(counted[variant]),
+                        "sources": cell_sources(counted[variant]),
                     }
                     for variant in present
                 ],
@@ -58,6 +62,9 @@ def summarize_campaign(
         )
     # The config diff compares variants, so any workload's run of a variant stands for it.
     one_run_per_variant = latest_by_variant(runs)
+    # An imported run given no variables has no configuration to compare: its column is left
+    # out and the page names it instead.
+    configured = [v for v in variants if "variables" in one_run_per_variant[v]["server"]]
     return {
         "id": first["campaign"]["id"],
         "name": first["campaign"]["name"],
@@ -71,7 +78,8 @@ def summarize_campaign(
         "run_ids": sorted(run["id"] for run in runs),
         "hosts": hosts_of(sorted(runs, key=lambda run: (run["started_at"], run["id"]))),
         "workloads": workloads,
-        "config_diff": config_diff([one_run_per_variant[v] for v in variants], variants),
+        "config_diff": config_diff([one_run_per_variant[v] for v in configured], configured),
+        "config_not_recorded": [v for v in variants if v not in configured],
         "suite": suite_report(runs),
         "tpcc": tpcc_report(runs),
         "ibench": ibench_report(runs),

@@ -20,8 +20,10 @@ from contract import RunDocument, Step, sysbench_steps
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import CONFIG_RULES
 from generator.analysis.drift import DRIFT_FIELDS, field_values
+from generator.analysis.evidence import MEASURED, NO_INTERVAL, SUMMARY, evidence_of, weakest
 from generator.analysis.ratios import (
     METRICS,
+    NO_STEP,
     QPS_METRIC,
     RATIO_DECIMALS,
     VERDICT_MARKERS,
@@ -37,9 +39,14 @@ STEP_FIELDS = ["threads", *COMPARE_METRICS]
 VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms
 
 
-def _step_values(step: Step) -> list[float]:
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, VALUE_DECIMALS)
+
+
+def _step_values(step: Step) -> list[float | None]:
+    """threads, then each metric's value: null where an imported step lacks it."""
     values = [metric.value_of(step) for metric in COMPARE_METRICS.values()]
-    return [step["threads"], *(round(value, VALUE_DECIMALS) for value in values)]
+    return [step["threads"], *(_rounded(value) for value in values)]
 
 
 def _step_seconds(run: RunDocument, step: Step) -> list[list[float] | None]:
@@ -61,28 +68,39 @@ def _cell_entry(cell: list[RunDocument]) -> dict[str, Any]:
         spread_by_threads(runs, metric.value_of, partial(kept_series, name=metric.series))
         for metric in COMPARE_METRICS.values()
     ]
-    threads = sorted(set.intersection(*(set(by_threads) for by_threads in by_metric)))
+    # A measured step has every metric; an imported one may lack some (NO_STEP: null).
+    threads = sorted(set.union(*(set(by_threads) for by_threads in by_metric)))
     summaries = [
         [
-            _stats.sample_summaries(found[level]["values"], found[level]["seconds"])
+            _stats.sample_summaries(
+                found.get(level, NO_STEP)["values"], found.get(level, NO_STEP).get("seconds", [])
+            )
             for found in by_metric
         ]
         for level in threads
     ]
+    evidence = weakest(runs)
+    if evidence == SUMMARY:  # published figures: their repeats measure no noise either
+        summaries = [[{**side, "repeats": None} for side in step] for step in summaries]
     first = runs[0]
-    return {
+    entry: dict[str, Any] = {
         "campaign": first["campaign"]["id"],
         "variant": first["variant"],
         "workload": first["workload"]["name"],
         "runs": [run["id"] for run in runs],
         "steps": [
-            [level, *(round(found[level]["median"], VALUE_DECIMALS) for found in by_metric)]
+            [level, *(_rounded(found.get(level, NO_STEP)["median"]) for found in by_metric)]
             for level in threads
         ],
-        "passes": [by_metric[0][level]["repeats"] for level in threads],
+        "passes": [
+            max(found.get(level, NO_STEP)["repeats"] for found in by_metric) for level in threads
+        ],
         "repeats": [[side["repeats"] for side in step] for step in summaries],
         "seconds": [[side["seconds"] for side in step] for step in summaries],
     }
+    if evidence != MEASURED:  # measured cells' entries stay as they were
+        entry["evidence"] = evidence
+    return entry
 
 
 @cache
@@ -100,7 +118,7 @@ def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
 
 def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
     repeat = run.get("repeat", {}).get("index")
-    return {
+    entry = {
         "id": run["id"],
         "campaign": run["campaign"]["id"],
         "variant": run["variant"],
@@ -113,6 +131,9 @@ def _run_entry(run: RunDocument, environment: int) -> dict[str, Any]:
         "seconds": [_step_seconds(run, step) for step in sysbench_steps(run)],
         "environment": environment,
     }
+    if "origin" in run:  # measured runs' entries stay as they were
+        entry["evidence"] = evidence_of(run)
+    return entry
 
 
 def _environments(runs: list[RunDocument]) -> tuple[list[list[str]], list[int]]:
@@ -157,6 +178,7 @@ def compare_index(runs: list[RunDocument]) -> dict[str, Any]:
             "noise": _stats.BAND,
             "decimals": RATIO_DECIMALS,
             "markers": VERDICT_MARKERS,
+            "no_interval": NO_INTERVAL,
             "interval": {
                 "confidence": _stats.CONFIDENCE,
                 "decimals": _stats.INTERVAL_DECIMALS,

@@ -73,6 +73,9 @@ def campaign_disclosure(
             flagged.append({"id": run["id"], **flags})
     steps = sum(len(trust[run["id"]]) for run in runs)
     return {
+        # Imported runs without per-second samples: no steady-state or client verdict.
+        "unjudged_runs": sum(1 for run in runs if "origin" in run and not trust[run["id"]]),
+        "not_recorded": [v for v in variants if "variables" not in latest[v]["server"]],
         "run_table": run_table(runs, variants, trust),
         "options": [
             {

@@ -17,7 +17,9 @@ def harness_overrides(run: RunDocument) -> dict[str, Any]:
     server = run["server"]
     asked = server.get("my_cnf_options", {})
     recorded = server.get("harness_overrides")
-    if recorded is None:
+    if recorded is None and "my_cnf" not in server:  # an imported run given no my.cnf
+        found = {}
+    elif recorded is None:
         used = {name: value.strip("\"'") for name, value in placement(server["my_cnf"]).items()}
         found = {name: value for name, value in used.items() if asked.get(name, value) != value}
     else:

@@ -14,6 +14,7 @@ from generator.analysis.hosts import host_of
 from generator.analysis.memory import memory_fit
 from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
+from generator.pages.origin import origin_facts
 from generator.pages.overrides import harness_overrides
 from generator.pages.provenance import provenance_facts
 from generator.pages.run_label import run_headline
@@ -35,6 +36,7 @@ def run_facts(
         "headline": run_headline(run),
         "redacted_plain": redacted_plain_settings(run),
         "overrides": harness_overrides(run),
+        "origin": origin_facts(run),
     }
 
 
@@ -44,6 +46,6 @@ def redacted_plain_settings(run: RunDocument) -> list[str]:
     (contract/_secrets.py), and the page says so instead of calling them secrets."""
     return sorted(
         name
-        for name, value in run["server"]["variables"].items()
+        for name, value in run["server"].get("variables", {}).items()
         if value == REDACTED and not is_secret_name(name)
     )

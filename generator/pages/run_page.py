@@ -26,6 +26,7 @@ import json
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.evidence import evidence_of
 from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
@@ -89,7 +90,10 @@ def run_page(
 def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
     """What the variables table shows: the variables, and those an earlier harness redacted
     though they are plain settings."""
-    return {"variables": run["server"]["variables"], "redacted_plain": facts["redacted_plain"]}
+    return {
+        "variables": run["server"].get("variables", {}),
+        "redacted_plain": facts["redacted_plain"],
+    }
 
 
 def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
@@ -104,7 +108,7 @@ def run_index_entry(run: RunDocument) -> dict[str, Any]:
     """One run's entry of the run index: its page's path, title, date, list params and taxonomy
     terms (content/runs/_content.gotmpl turns it into the page)."""
     product = product_name(run)
-    return {
+    entry: dict[str, Any] = {
         "path": run["id"],
         "title": run_name(run),
         "date": run["started_at"],
@@ -119,3 +123,6 @@ def run_index_entry(run: RunDocument) -> dict[str, Any]:
             "hosts": [host_of(run)["name"]],
         },
     }
+    if "origin" in run:  # lists badge an imported run (layouts/_partials/list/runs.html)
+        entry["params"]["evidence"] = evidence_of(run)
+    return entry

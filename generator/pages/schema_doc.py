@@ -76,8 +76,10 @@ def _declared(
         for branch in branches if isinstance(branches, list) else [branches]:
             more, needed = _declared(_resolve(branch, root), root)
             known = {name for name, _, _ in declared}
+            # A branch inside a branch holds under both conditions (a summary table's origin,
+            # then workload.tool).
             declared += [
-                (name, schema, when or inner)
+                (name, schema, " and ".join(filter(None, (when, inner))))
                 for name, schema, inner in more
                 if when or inner or name not in known
             ]

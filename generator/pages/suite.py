@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
+from generator.analysis.evidence import weakest
 from generator.analysis.ratios import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
 from generator.analysis.trust import kept_series
@@ -43,8 +44,8 @@ class Metric(NamedTuple):
     value_of: Callable[[dict[str, Any]], StepValue]  # test -> its value of a step
 
 
-def _qps(step: Step) -> float:
-    return step["qps"]["total"]
+def _qps(step: Step) -> float | None:
+    return step.get("qps", {}).get("total")  # an imported summary may give no QPS
 
 
 def _rows_per_s(step: Step) -> float | None:
@@ -167,8 +168,15 @@ def level_tables(
             if not any(cell["repeats"] for cell in at_level.values()):
                 continue
             base = at_level[variants[0]]
+            evidence = {v: weakest(test["runs"].get(v, [])) for v in variants}
             cells = [
-                stat_cell(variant, at_level[variant], base, metric.higher_is_better)
+                stat_cell(
+                    variant,
+                    at_level[variant],
+                    base,
+                    metric.higher_is_better,
+                    (evidence[variant], evidence[variants[0]]),
+                )
                 for variant in variants
             ]
             tests_and_rows.append((test, _row(test, metric.unit or test["unit"], cells)))

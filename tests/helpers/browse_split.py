@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.analysis.evidence import MEASURED
 from generator.pages.browse_split import FILTERS
 
 
@@ -19,20 +20,21 @@ def reassembled_browse(filters: dict[str, Any], pages: list[dict[str, Any]]) -> 
         offered = dict(zip(FILTERS, entry, strict=True))
         value = {name: filters["values"][name][offered[name]] for name in FILTERS[:-1]}
         product = value["product"]
-        runs.append(
-            {
-                "id": row["id"],
-                "date": row["date"],
-                "name": row["name"],
-                "product": product,
-                "version": value["version"].removeprefix(f"{product} "),
-                "workload": value["workload"],
-                "campaign": value["campaign"],
-                "host": value["host"],
-                "status": row["status"],
-                "options": [filters["values"]["option"][at] for at in offered["option"]],
-                "headline": row["headline"],
-            }
-        )
+        record = {
+            "id": row["id"],
+            "date": row["date"],
+            "name": row["name"],
+            "product": product,
+            "version": value["version"].removeprefix(f"{product} "),
+            "workload": value["workload"],
+            "campaign": value["campaign"],
+            "host": value["host"],
+            "status": row["status"],
+            "options": [filters["values"]["option"][at] for at in offered["option"]],
+            "headline": row["headline"],
+        }
+        if value["evidence"] != MEASURED:  # an imported run's record names it
+            record["evidence"] = value["evidence"]
+        runs.append(record)
     assert all(row["campaign"] == run["campaign"] for row, run in zip(rows, runs, strict=True))
     return {"campaigns": filters["campaigns"], "hosts": filters["hosts"], "runs": runs}

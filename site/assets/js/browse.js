@@ -8,6 +8,8 @@ import * as params from '@params';
 import { fetchJson } from './dom.js';
 import { formatNumber } from './format.js';
 
+// An imported run's badge, as layouts/_partials/evidence/badge.html words it.
+const EVIDENCE_BADGES = { imported: 'imported from a sysbench log', summary: 'summary only: published figures' };
 // Rows drawn at a time; "Show more" adds as many again.
 const ROWS = 200;
 const form = document.getElementById('browse-filters');
@@ -15,7 +17,7 @@ const count = document.getElementById('browse-count');
 const more = document.getElementById('browse-more');
 const tbody = document.querySelector('#browse-results tbody');
 const pageFiles = JSON.parse(document.getElementById('browse-page-files').textContent);
-const FILTERS = ['product', 'version', 'workload', 'campaign', 'host', 'option'];
+const FILTERS = ['product', 'version', 'workload', 'campaign', 'host', 'evidence', 'option'];
 
 // The values a run offers to each filter; "option" is a list (one entry per varied option).
 function offered(index, run, name) {
@@ -46,6 +48,7 @@ function cell(row, content, className) {
   if (content instanceof Node) td.append(content);
   else td.textContent = content;
   if (className) td.className = className;
+  return td;
 }
 
 function link(href, text) {
@@ -57,7 +60,13 @@ function link(href, text) {
 
 function rowOf(run, { campaign: campaigns, host: hosts }) {
   const row = document.createElement('tr');
-  cell(row, link(`${params.runs}${run.id}/`, run.name));
+  const name = link(`${params.runs}${run.id}/`, run.name);
+  if (run.evidence) { // as layouts/_partials/evidence/badge.html writes it
+    const badge = document.createElement('span');
+    badge.className = `evidence-badge evidence-${run.evidence}`;
+    badge.textContent = EVIDENCE_BADGES[run.evidence];
+    cell(row, name).append(' ', badge);
+  } else cell(row, name);
   cell(row, run.date);
   cell(row, link(`${params.campaigns}${run.campaign}/`, campaigns[run.campaign] ?? run.campaign));
   cell(row, hosts[run.host] ?? run.host);

@@ -22,11 +22,16 @@ def test_every_declared_property_of_the_run_schema_has_a_row():
     paths = {row["path"] for row in schema_docs()["run"]["rows"]}
     for name in schema["properties"]:
         assert name in paths
-    # Steps are typed by workload.tool (if/then/else): both kinds are documented, each marked.
+    # Steps are typed by a summary table's origin, then by workload.tool (nested if/then/else):
+    # every kind is documented, each marked with the conditions it holds under.
     when = {row["when"] for row in schema_docs()["run"]["rows"] if row["path"] == "steps[].tps"}
-    assert when == {'workload.tool ≠ "ibench"'}
+    assert when == {
+        'origin.kind = "summary-table"',
+        'origin.kind ≠ "summary-table" and workload.tool ≠ "ibench"',
+    }
     assert any(
-        row["path"] == "steps[].inserts_per_s" and row["when"] == 'workload.tool = "ibench"'
+        row["path"] == "steps[].inserts_per_s"
+        and row["when"] == 'origin.kind ≠ "summary-table" and workload.tool = "ibench"'
         for row in schema_docs()["run"]["rows"]
     )
 

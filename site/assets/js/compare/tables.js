@@ -42,14 +42,29 @@ function ratioGrid(index, series, base, metric) {
     return threadLevels(index, series).map((threads) => {
       const ratio = values.get(threads) / baseValues.get(threads);
       const sides = [baseSummaries.get(threads), summaries.get(threads)];
-      const interval = entry === base.entry || !sides.every(Boolean) ? null : pairInterval(...sides, ratio, index.ratio.interval);
-      return {
-        threads,
-        value: values.get(threads),
-        ...ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio, interval),
-      };
+      const imported = entry === base.entry ? null : weakestEvidence(base.entry, entry);
+      const computable = sides.every(Boolean) && imported !== 'summary';
+      const interval = entry === base.entry || !computable ? null : pairInterval(...sides, ratio, index.ratio.interval);
+      const cell = ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio, interval);
+      return { threads, value: values.get(threads), ...withoutInterval(cell, imported, index.ratio) };
     });
   });
+}
+
+// The weaker evidence of two entries (generator/analysis/evidence.py): 'summary', 'imported',
+// or null when both were measured (an entry of a measured run carries no evidence).
+function weakestEvidence(...entries) {
+  const evidence = entries.map((entry) => entry.evidence);
+  if (evidence.includes('summary')) return 'summary';
+  return evidence.includes('imported') ? 'imported' : null;
+}
+
+// A cell resting on imported figures without an interval reads as the campaign pages write it
+// (generator/analysis/ratios.py stat_cell): not judged beyond the band, never coloured, and why.
+function withoutInterval(cell, imported, rule) {
+  if (!imported || cell.interval || cell.state !== 'ratio') return cell;
+  const judged = cell.verdict === 'noise' ? 'unjudged' : cell.verdict;
+  return { ...cell, verdict: judged, marker: judged === 'unjudged' ? '' : cell.marker, noInterval: rule.no_interval[imported] };
 }
 
 // A ratio or bound as the campaign pages print it: at the ratio's decimals (index.ratio.decimals).
@@ -75,6 +90,7 @@ function ratioTd(cell, unit, rule) {
   }
   const confidence = Math.round(rule.interval.confidence * 100);
   let title = `${formatNumber(cell.value)} ${unit}`;
+  if (cell.noInterval) title += `; no interval, not judged: ${cell.noInterval}`;
   if (cell.interval) {
     title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low, rule.decimals)}–${ratioText(cell.interval.high, rule.decimals)} from ${cell.interval.method}`;
   }
@@ -86,6 +102,11 @@ function ratioTd(cell, unit, rule) {
     td.append(marker);
   }
   if (cell.interval) td.append(intervalSpan(cell.interval, rule.decimals));
+  if (cell.noInterval) {
+    const span = element('span', { class: 'interval unavailable' }, 'interval n/a');
+    span.append(element('span', { class: 'sr-only' }, ` (${cell.noInterval})`));
+    td.append(span);
+  }
   return td;
 }
 
@@ -94,7 +115,8 @@ export function ratioTable(index, series, base, metric) {
   const grid = ratioGrid(index, series, base, metric);
   const table = element('table', { class: 'num ratios', id: 'compare-ratio-table' });
   table.createCaption().textContent = `${info.label} (${info.unit}) ÷ ${base.label}`;
-  headerRow(table, 'threads', series.map(({ label }) => (label === base.label ? `${label} (base)` : label)));
+  const named = ({ label, entry }) => (entry.evidence ? `${label} (${entry.evidence})` : label);
+  headerRow(table, 'threads', series.map((one) => (one.label === base.label ? `${named(one)} (base)` : named(one))));
   const body = table.createTBody();
   threadLevels(index, series).forEach((threads, i) => {
     const row = body.insertRow();

@@ -1,0 +1,129 @@
+"""What a run page says about a run this harness did not measure (its facts' "origin"): the
+badge, the Source section (kind, files and their SHA-256, URL, published date, note, the import
+command and the tool's), the steps as the source gave them, and one line naming what the source
+did not record, so the page leaves those sections out instead of showing them empty.
+
+None for a measured run: its page is unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from contract import RunDocument
+from generator.analysis.evidence import BADGES, NO_STEADY_STATE, SUMMARY, evidence_of
+from generator.pages.numbers import MISSING, format_number
+
+KINDS = {
+    "sysbench-log": "sysbench output, read by mybench import sysbench",
+    "summary-table": "a table of published figures, read by mybench import table",
+}
+# Step columns an imported run may hold: (header, path in the step).
+STEP_COLUMNS = (
+    ("TPS", ("tps",)),
+    ("QPS", ("qps", "total")),
+    ("rows/s", ("rows_per_s",)),
+    ("avg ms", ("latency_ms", "avg")),
+    ("p95 ms", ("latency_ms", "p95")),
+    ("p99 ms", ("latency_ms", "p99")),
+    ("max ms", ("latency_ms", "max")),
+    ("errors", ("errors",)),
+    ("reconnects", ("reconnects",)),
+    ("seconds", ("duration_s",)),
+)
+
+
+def _at(step: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    value: Any = step
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value if isinstance(value, int | float) else None
+
+
+def step_table(run: RunDocument) -> dict[str, Any]:
+    """{"columns": [header ...], "rows": [[threads, figure or "—" ...]], "missing": whether a
+    cell is "—"}: only the columns some step holds; "—" where the source gave no figure."""
+    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    shown = [(h, path) for h, path in STEP_COLUMNS if any(_at(s, path) is not None for s in steps)]
+    rows = [
+        [str(step["threads"]), *(format_number(_at(step, path)) for _, path in shown)]
+        for step in steps
+    ]
+    return {
+        "columns": ["threads", *(header for header, _ in shown)],
+        "rows": rows,
+        "missing": any(MISSING in row for row in rows),
+    }
+
+
+def recorded(run: RunDocument) -> dict[str, bool]:
+    """Which of the run page's sections have data: the sweep charts, per-second samples,
+    my.cnf, server variables and host hardware."""
+    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    return {
+        "tps": any("tps" in step for step in steps),
+        "latency": any(
+            _at(step, ("latency_ms", p)) is not None for step in steps for p in ("p95", "p99")
+        ),
+        "series": any("series" in step for step in steps),
+        "my_cnf": "my_cnf" in run["server"],
+        "variables": bool(run["server"].get("variables")),
+        "hardware": "cpu_model" in run["host"],
+    }
+
+
+def not_recorded(run: RunDocument, has: dict[str, bool]) -> list[str]:
+    """What the source did not record, in the order the run page would show it."""
+    absent = [
+        ("throughput", not has["tps"]),
+        ("latency percentiles", not has["latency"]),
+        ("per-second samples (so no steady-state or warm-up verdicts)", not has["series"]),
+        ("server counters and monitoring", True),
+        ("the my.cnf", not has["my_cnf"]),
+        ("server variables", not has["variables"]),
+        ("the host's hardware", not has["hardware"]),
+        ("replay commands (it was not run by this harness)", True),
+    ]
+    return [what for what, missing in absent if missing]
+
+
+def origin_facts(run: RunDocument) -> dict[str, Any] | None:
+    """The run page's origin facts; None for a measured run."""
+    origin = run.get("origin")
+    if origin is None:
+        return None
+    evidence = evidence_of(run)
+    has = recorded(run)
+    return {
+        "evidence": evidence,
+        "badge": BADGES[evidence],
+        "kind": KINDS[origin["kind"]],
+        "imported_at": origin["imported_at"],
+        "command": origin["command"],
+        "tool_command": origin.get("tool_command"),
+        "sources": origin["sources"],
+        "url": origin.get("url"),
+        "published": origin.get("published"),
+        "note": origin.get("note"),
+        "recorded": has,
+        "not_recorded": not_recorded(run, has),
+        "steady_state": None if has["series"] else NO_STEADY_STATE[evidence],
+        "steps": step_table(run),
+        "summary_only": evidence == SUMMARY,
+    }
+
+
+def cell_sources(runs: list[RunDocument]) -> list[dict[str, Any]]:
+    """Where a campaign cell's imported runs came from, for the note under its tables: per
+    imported run its id, badge, URL, published date and source files; none for measured runs."""
+    return [
+        {
+            "id": run["id"],
+            "badge": BADGES[evidence_of(run)],
+            "url": origin.get("url"),
+            "published": origin.get("published"),
+            "files": [source["file"] for source in origin["sources"]],
+        }
+        for run in runs
+        if (origin := run.get("origin")) is not None
+    ]

@@ -1,0 +1,184 @@
+"""Hand-made imported runs (`origin` set), for the generator and site tests of runs this harness
+did not measure: what `mybench import` writes, built here from committed runs and invented
+figures so that every number a test checks is set in this file.
+
+- `sysbench_log_run`: a measured run as an imported sysbench log would hold it (sysbench's own
+  summary per step, no per-second series, no counters, variables, my.cnf or replay commands;
+  one step without p95/p99, as a log written without --percentile's default would lack them).
+- `summary_campaign`: a published table of three variants (a base and two others) at 1, 4 and 16
+  threads, with some figures missing in some cells.
+- `mixed_campaign`: one campaign whose base variant was measured here (three passes) and whose
+  other variants were imported, one from a sysbench log and one from a published table.
+"""
+
+from __future__ import annotations
+
+import copy
+
+SUMMARY_CAMPAIGN = "published-probe-20250301-000000"
+MIXED_CAMPAIGN = "mixed-probe-20261123-133014"
+SHA = "0123456789abcdef" * 4
+URL = "https://blog.example.org/2025/03/mariadb-versions.html"
+
+# threads -> the figures of each variant's cell of the published table (None: not published).
+SUMMARY_FIGURES: dict[str, dict[int, dict[str, float | None]]] = {
+    "v10-6": {
+        1: {"tps": 200.0, "qps": 4000.0, "p95": 10.0},
+        4: {"tps": 700.0, "qps": 14000.0, "p95": 12.0},
+        16: {"tps": 1000.0, "qps": 20000.0, "p95": 40.0},
+    },
+    "v10-11": {
+        1: {"tps": 230.0, "qps": 4600.0, "p95": 9.0},
+        4: {"tps": 720.0, "qps": 14400.0, "p95": None},
+        16: {"tps": 900.0, "qps": 18000.0, "p95": 50.0},
+    },
+    "v11-4": {
+        1: {"tps": 201.0, "qps": None, "p95": 10.2},
+        4: {"tps": 840.0, "qps": 16800.0, "p95": 11.0},
+    },
+}
+SUMMARY_VERSIONS = {"v10-6": "10.6.21", "v10-11": "10.11.11", "v11-4": "11.4.5"}
+
+# The mixed campaign's published variant: TPS per thread level of the measured runs' sweep.
+MIXED_SUMMARY_TPS = {1: 250.0, 4: 800.0, 16: 1500.0}
+
+
+def _origin(kind: str, files: list[str], **extra: str) -> dict:
+    return {
+        "kind": kind,
+        "imported_at": "2026-11-24T10:00:00Z",
+        "command": f"mybench import {'sysbench' if kind == 'sysbench-log' else 'table'} "
+        + " ".join(files),
+        "sources": [{"file": name, "sha256": SHA} for name in files],
+        **extra,
+    }
+
+
+def sysbench_log_run(measured: dict, campaign: dict | None = None, variant: str = "") -> dict:
+    """A copy of the measured sysbench run `measured` as `mybench import sysbench` would write it
+    from its log: summaries kept, everything the log cannot hold dropped; the first step lacks
+    latency p95/p99. `campaign` and `variant` move it into another campaign."""
+    run = copy.deepcopy(measured)
+    variant = variant or run["variant"]
+    run.pop("reproduce", None)
+    run.pop("repeat", None)
+    run["host"] = {"hostname": "old-laptop"}
+    run["server"] = {"product": run["server"]["product"], "version": run["server"]["version"]}
+    run["workload"] = {
+        key: run["workload"][key] for key in ("tool", "tool_version", "name", "script", "options")
+    }
+    for step in run["steps"]:
+        for dropped in ("series", "monitor", "server_status_delta", "os", "per_op", "started_at"):
+            step.pop(dropped, None)
+    for dropped in ("p95", "p99"):
+        run["steps"][0]["latency_ms"].pop(dropped)
+    if campaign is not None:
+        run["campaign"] = copy.deepcopy(campaign)
+    run["variant"] = variant
+    run["id"] = f"{run['campaign']['id']}.{variant}.{run['workload']['name']}.log"
+    run["origin"] = _origin(
+        "sysbench-log",
+        [f"logs/{variant}-{step['threads']}.txt" for step in run["steps"]],
+        tool_command="sysbench oltp_read_write --tables=4 --table-size=100000 run",
+    )
+    return run
+
+
+def _summary_step(threads: int, figures: dict[str, float | None]) -> dict:
+    step: dict = {"threads": threads}
+    if figures.get("tps") is not None:
+        step["tps"] = figures["tps"]
+    if figures.get("qps") is not None:
+        step["qps"] = {"total": figures["qps"]}
+    if figures.get("p95") is not None:
+        step["latency_ms"] = {"p95": figures["p95"]}
+    return step
+
+
+def summary_run(
+    campaign: dict, variant: str, version: str, steps: dict[int, dict[str, float | None]]
+) -> dict:
+    """A summary-only run of `variant`: one step per thread level with only the figures given."""
+    return {
+        "schema_version": 1,
+        "id": f"{campaign['id']}.{variant}.oltp-rw",
+        "campaign": copy.deepcopy(campaign),
+        "variant": variant,
+        "status": "complete",
+        "started_at": "2025-03-01T00:00:00Z",
+        "ended_at": "2025-03-01T00:00:00Z",
+        "harness": {"version": "0.1.0", "git_commit": "0" * 40},
+        "host": {"hostname": "blog-host"},
+        "server": {"product": "mariadb", "version": version},
+        "workload": {
+            "tool": "sysbench",
+            "tool_version": "1.0.20",
+            "name": "oltp-rw",
+            "script": "oltp_read_write",
+            "options": {},
+        },
+        "steps": [_summary_step(threads, figures) for threads, figures in sorted(steps.items())],
+        "origin": _origin(
+            "summary-table",
+            ["published.csv"],
+            url=URL,
+            published="2025-03-01",
+            note="Figures as the article's table gives them.",
+        ),
+    }
+
+
+def summary_campaign() -> list[dict]:
+    """The published table's runs, base variant first."""
+    campaign = {
+        "id": SUMMARY_CAMPAIGN,
+        "name": "published-probe",
+        "title": "Published probe: MariaDB 10.6 vs 10.11 vs 11.4",
+        "file": "published.csv",
+        "variant_order": list(SUMMARY_FIGURES),
+    }
+    return [
+        summary_run(campaign, variant, SUMMARY_VERSIONS[variant], figures)
+        for variant, figures in SUMMARY_FIGURES.items()
+    ]
+
+
+def mixed_campaign(measured_passes: list[dict], log_source: dict) -> list[dict]:
+    """The measured passes (one variant, several repeats) moved into MIXED_CAMPAIGN as its base
+    variant "measured", then `log_source` imported as a sysbench log (variant "from-log") and a
+    published variant ("published", TPS only, at MIXED_SUMMARY_TPS's thread levels)."""
+    campaign = copy.deepcopy(measured_passes[0]["campaign"])
+    campaign.update(
+        id=MIXED_CAMPAIGN,
+        name="mixed-probe",
+        title="Mixed probe: measured, logged and published",
+        variant_order=["measured", "from-log", "published"],
+    )
+    runs = []
+    for measured in measured_passes:
+        run = copy.deepcopy(measured)
+        run["campaign"] = copy.deepcopy(campaign)
+        run["variant"] = "measured"
+        run["id"] = (
+            f"{MIXED_CAMPAIGN}.measured.{run['workload']['name']}.p{run['repeat']['index']}"
+        )
+        runs.append(run)
+    runs.append(sysbench_log_run(log_source, campaign, "from-log"))
+    steps = {threads: {"tps": tps} for threads, tps in MIXED_SUMMARY_TPS.items()}
+    runs.append(summary_run(campaign, "published", runs[0]["server"]["version"], steps))
+    return runs
+
+
+def imported_fixtures(runs: list[dict]) -> list[dict]:
+    """Every fixture kind from the committed runs of tests/fixtures/runs (the binlog campaign's
+    three binlog-off passes and its sync-1 first pass): the log run alone in its campaign, the
+    published campaign, and the mixed one."""
+    by_id = {run["id"]: run for run in runs}
+    prefix = "binlog-sync-policies-20261123-133014"
+    passes = [by_id[f"{prefix}.binlog-off.oltp-rw.p{index}"] for index in (1, 2, 3)]
+    log_source = by_id[f"{prefix}.sync-1.oltp-rw.p1"]
+    return [
+        sysbench_log_run(log_source),
+        *summary_campaign(),
+        *mixed_campaign(passes, log_source),
+    ]
