@@ -9,9 +9,15 @@ entry per run, a function of that run's document alone.
 
 The page file holds the run document without its per-second samples (each step's `series` and
 `monitor`: the charts, their CSV and the formatted tables carry them, and run.json beside the
-page has them all) and without its server variables, the run's facts, formatted tables, monitoring means, Reproduce list, Insert
+page has them all), without its status deltas and without its server variables; the run's facts, formatted tables, monitoring means, Reproduce list, Insert
 Benchmark report, and, for a run that reproduces another one of the archive, the fields of the
 original the page names.
+
+Each step's `server_status_delta` (every counter that moved, often a third of a page file) is
+rendered only as the formatted counters table, so it is a file of its own per run
+(`status_file`), read only by `fact` when an article cites `steps.N.server_status_delta.<name>`:
+Hugo keeps every file it parsed until the build ends, so what a page does not render stays out
+of what every page parses.
 
 The server variables (some 600 per run, most of a page file's parsed size, and the same for
 every run of a variant) are a file of their own per distinct table, named by `variables_key`:
@@ -23,9 +29,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Final
 
-from contract import RunDocument
+from contract import RunDocument, recorded_steps
 from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
@@ -37,13 +43,16 @@ from generator.replay.script import replay_page
 
 # Per-step fields of per-second samples, which no template reads from the document.
 SAMPLED_STEP_FIELDS = ("series", "monitor")
+# The per-step field kept in the run's status file (status_file), not in its page file.
+STATUS_STEP_FIELD: Final = "server_status_delta"
 
 
 def page_document(run: RunDocument) -> dict[str, Any]:
-    """The run document as the page's templates read it: every field but the sampled ones and
-    the server variables (variables_file)."""
+    """The run document as the page's templates read it: every field but the sampled ones, the
+    status deltas (status_file) and the server variables (variables_file)."""
+    left_out = (*SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD)
     steps = [
-        {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
+        {name: value for name, value in step.items() if name not in left_out}
         for step in run["steps"]
     ]
     server = {name: value for name, value in run["server"].items() if name != "variables"}
@@ -90,6 +99,18 @@ def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
     """What the variables table shows: the variables, and those an earlier harness redacted
     though they are plain settings."""
     return {"variables": run["server"]["variables"], "redacted_plain": facts["redacted_plain"]}
+
+
+def status_file(run: RunDocument) -> dict[str, Any]:
+    """The run's status deltas at the paths the document has them, for `fact`:
+    {"steps": [{"server_status_delta": {...}} or {} when the step recorded none, ...]} (no step
+    for a summary table, whose steps record no counters)."""
+    return {
+        "steps": [
+            {STATUS_STEP_FIELD: step[STATUS_STEP_FIELD]} if STATUS_STEP_FIELD in step else {}
+            for step in recorded_steps(run)
+        ]
+    }
 
 
 def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
