@@ -27,8 +27,8 @@ build_dir/
                                             harness redacted), tables, monitor means, Reproduce list,
                                             Insert Benchmark report, reproduced original:
                                             helpers/run.html (runs/page.html, the run shortcodes)
-  assets/pages/status/<run>.json            the run's status deltas per step (pages/run_page.py):
-                                            helpers/run-status.html (the fact shortcode alone)
+  assets/pages/steps/<run>.json             the run's steps without samples (pages/run_page.py):
+                                            helpers/run-steps.html (the fact shortcode alone)
   assets/pages/variables/<key>.json         one server variables table (pages/run_page.py):
                                             helpers/variables.html (run/variables.html, fact)
   data/runindex.json                        one entry per run page (path, title, date, params):
@@ -79,7 +79,7 @@ BROWSE_PAGES = f"{ASSETS}/browse/pages"
 RUN_PAGES = f"{ASSETS}/pages/runs"
 CAMPAIGN_PAGES = f"{ASSETS}/pages/campaigns"
 VARIABLES_PAGES = f"{ASSETS}/pages/variables"
-STATUS_PAGES = f"{ASSETS}/pages/status"
+STEPS_PAGES = f"{ASSETS}/pages/steps"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
@@ -148,10 +148,10 @@ def variables_page_file(key: str) -> str:
     return f"{VARIABLES_PAGES}/{key}.json"
 
 
-def status_page_file(run_id: str) -> str:
-    """assets/pages/status/<run>.json: the run's status deltas, read only by the fact shortcode
-    (generator/pages/run_page.status_file)."""
-    return f"{STATUS_PAGES}/{run_id}.json"
+def steps_page_file(run_id: str) -> str:
+    """assets/pages/steps/<run>.json: the run's steps without samples, read only by the fact
+    shortcode (generator/pages/run_page.steps_file)."""
+    return f"{STEPS_PAGES}/{run_id}.json"
 
 
 def browse_page(number: int) -> str:

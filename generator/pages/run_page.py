@@ -13,11 +13,13 @@ page has them all), without its status deltas and without its server variables; 
 Benchmark report, and, for a run that reproduces another one of the archive, the fields of the
 original the page names.
 
-Each step's `server_status_delta` (every counter that moved, often a third of a page file) is
-rendered only as the formatted counters table, so it is a file of its own per run
-(`status_file`), read only by `fact` when an article cites `steps.N.server_status_delta.<name>`:
-Hugo keeps every file it parsed until the build ends, so what a page does not render stays out
-of what every page parses.
+A step's status deltas (every counter that moved, often a third of a page file), its QPS,
+latency, host counters and cost per operation are shown only as formatted tables (`tables`,
+`step_tables`: rows of ready strings, far cheaper to print than numbers through a helper), so
+the page file's steps leave them out, and the run's steps are a file of their own
+(`steps_file`), read only by `fact` when an article cites `steps.N.<field>`: Hugo keeps every
+file it parsed until the build ends, so what a page does not render stays out of what every
+page parses.
 
 The server variables (some 600 per run, most of a page file's parsed size, and the same for
 every run of a variant) are a file of their own per distinct table, named by `variables_key`:
@@ -31,7 +33,7 @@ import hashlib
 import json
 from typing import Any, Final
 
-from contract import RunDocument, recorded_steps
+from contract import RunDocument
 from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
@@ -39,18 +41,21 @@ from generator.pages.monitor import step_averages
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import product_name, run_headline, run_name
 from generator.pages.run_tables import run_tables
+from generator.pages.step_tables import TABLED_STEP_FIELDS, step_tables
 from generator.replay.script import replay_page
 
 # Per-step fields of per-second samples, which no template reads from the document.
 SAMPLED_STEP_FIELDS = ("series", "monitor")
-# The per-step field kept in the run's status file (status_file), not in its page file.
+# Per-step fields a run page shows only as formatted tables (tables.counters, step_tables),
+# kept in the run's steps file (steps_file) for `fact`, not in its page file.
 STATUS_STEP_FIELD: Final = "server_status_delta"
+FACT_ONLY_STEP_FIELDS = (STATUS_STEP_FIELD, *TABLED_STEP_FIELDS)
 
 
 def page_document(run: RunDocument) -> dict[str, Any]:
-    """The run document as the page's templates read it: every field but the sampled ones, the
-    status deltas (status_file) and the server variables (variables_file)."""
-    left_out = (*SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD)
+    """The run document as the page's templates read it: every field but the sampled ones, those
+    shown only as tables (steps_file) and the server variables (variables_file)."""
+    left_out = (*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS)
     steps = [
         {name: value for name, value in step.items() if name not in left_out}
         for step in run["steps"]
@@ -89,6 +94,8 @@ def run_page(
         "variables_key": variables_key(run, facts),
         "replay": replay_page(run),
         "tables": run_tables(run) if measured else None,
+        # an Insert Benchmark run shows its steps in its own report
+        "step_tables": step_tables(run) if measured and not is_ibench(run) else None,
         "monitor": (step_averages(run) or None) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
@@ -101,14 +108,12 @@ def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
     return {"variables": run["server"]["variables"], "redacted_plain": facts["redacted_plain"]}
 
 
-def status_file(run: RunDocument) -> dict[str, Any]:
-    """The run's status deltas at the paths the document has them, for `fact`:
-    {"steps": [{"server_status_delta": {...}} or {} when the step recorded none, ...]} (no step
-    for a summary table, whose steps record no counters)."""
+def steps_file(run: RunDocument) -> dict[str, Any]:
+    """The run's steps without their per-second samples, for `fact`: {"steps": [...]}."""
     return {
         "steps": [
-            {STATUS_STEP_FIELD: step[STATUS_STEP_FIELD]} if STATUS_STEP_FIELD in step else {}
-            for step in recorded_steps(run)
+            {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
+            for step in run["steps"]
         ]
     }
 

@@ -16,7 +16,7 @@ from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.command import overlay_mounts, run_build
 from generator.hugo.load import load_runs
 from generator.pages.numbers import format_number
-from generator.pages.run_page import SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD
+from generator.pages.run_page import FACT_ONLY_STEP_FIELDS, SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article, data_of
 
@@ -35,7 +35,7 @@ def test_hugo_mounts_no_run_document_and_no_per_run_data(tmp_path):
     for run_id in ids:
         page = json.loads(generated[site.run_page_file(run_id)])
         for step in page["run"]["steps"]:
-            assert not {*SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD} & set(step), run_id
+            assert not {*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS} & set(step), run_id
     # A campaign's summary is its pages' asset too; start-up reads only its index entry.
     for campaign_id in {run_file.doc["campaign"]["id"] for run_file in fixture_runs}:
         assert site.campaign_page_file(campaign_id) in generated
@@ -124,7 +124,7 @@ def test_fact_cites_a_server_variable_from_the_variables_file(tmp_path, committe
         build_with_article(tmp_path, f"Cited: {unknown}.", [data])
 
 
-def test_fact_cites_a_status_delta_from_the_status_file(tmp_path, committed_runs):
+def test_fact_cites_a_status_delta_from_the_steps_file(tmp_path, committed_runs):
     """The status deltas left the page file: fact still finds each step's own, by the
     document's path."""
     run = _monitored_sysbench_run(committed_runs)

@@ -11,17 +11,17 @@ from generator.hugo.build_tree import derivations
 from generator.hugo.load import planned
 from generator.pages.browse import browse_index
 from generator.pages.run_page import (
+    FACT_ONLY_STEP_FIELDS,
     SAMPLED_STEP_FIELDS,
-    STATUS_STEP_FIELD,
     page_document,
     run_index_entry,
     run_page,
-    status_file,
+    steps_file,
     variables_key,
 )
 
 
-def test_the_page_document_is_the_run_without_samples_status_deltas_and_variables(fixture_runs):
+def test_the_page_document_is_the_run_without_samples_tabled_fields_and_variables(fixture_runs):
     run = fixture_runs[0].doc
     page = page_document(run)
     assert {key: value for key, value in page.items() if key not in ("steps", "server")} == {
@@ -29,14 +29,14 @@ def test_the_page_document_is_the_run_without_samples_status_deltas_and_variable
     }
     assert page["server"] == {k: v for k, v in run["server"].items() if k != "variables"}
     assert run["server"]["variables"]  # in their own file (variables_file)
-    left_out = {*SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD}
-    status = status_file(run)["steps"]
-    for shown, recorded, deltas in zip(page["steps"], run["steps"], status, strict=True):
+    left_out = {*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS}
+    steps = steps_file(run)["steps"]
+    for shown, recorded, cited in zip(page["steps"], run["steps"], steps, strict=True):
         assert set(SAMPLED_STEP_FIELDS) & set(recorded)
+        assert set(FACT_ONLY_STEP_FIELDS) & set(recorded)
         assert shown == {k: v for k, v in recorded.items() if k not in left_out}
-        # fact reads them from the status file, at the document's own paths
-        assert deltas == {k: v for k, v in recorded.items() if k == STATUS_STEP_FIELD}
-    assert any(status)
+        # fact reads every step field from the steps file, at the document's own paths
+        assert cited == {k: v for k, v in recorded.items() if k not in SAMPLED_STEP_FIELDS}
     assert "series" in run["steps"][0]  # the document itself is left whole
 
 
