@@ -38,6 +38,8 @@ from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
+from generator.pages.numbers import format_number
+from generator.pages.packed_rows import packed, packed_table
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import product_name, run_headline, run_name
 from generator.pages.run_tables import run_tables
@@ -93,13 +95,36 @@ def run_page(
         "facts": facts,
         "variables_key": variables_key(run, facts),
         "replay": replay_page(run),
-        "tables": run_tables(run) if measured else None,
+        "tables": packed_tables(run_tables(run)) if measured else None,
         # an Insert Benchmark run shows its steps in its own report
-        "step_tables": step_tables(run) if measured and not is_ibench(run) else None,
-        "monitor": (step_averages(run) or None) if measured else None,
+        "step_tables": packed_tables(step_tables(run))
+        if measured and not is_ibench(run)
+        else None,
+        "monitor": monitor_tables(run) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
     }
+
+
+def packed_tables(tables: dict[str, Any]) -> dict[str, Any]:
+    """Each table (or None) with its rows packed (packed_rows.py)."""
+    return {name: packed_table(table) for name, table in tables.items()}
+
+
+def monitor_tables(run: RunDocument) -> dict[str, Any] | None:
+    """The per-step means under each monitoring chart (monitor.step_averages), their rows
+    packed: the step's label, then each mean in the site's number format; None when the run
+    sampled nothing."""
+    tables = {
+        figure: {
+            **table,
+            "rows": packed(
+                [[row["step"], *map(format_number, row["values"])] for row in table["rows"]]
+            ),
+        }
+        for figure, table in step_averages(run).items()
+    }
+    return tables or None
 
 
 def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:

@@ -84,17 +84,17 @@ def _rows(steps: list[Mapping[str, Any]], fields: tuple[str, ...]) -> list[list[
 
 
 def step_tables(run: RunDocument) -> dict[str, Any]:
-    """The summary's steps, and the throughput, latency, host and cost tables: each a list of
-    rows (threads first); host and cost over the steps that recorded them, cost with its
-    operation's name, None when no step did."""
+    """The summary's steps, and the throughput, latency, host and cost tables: each {"rows":
+    [...], ...} (a row's first cell its thread level); host and cost over the steps that
+    recorded them, cost with its operation's name ("op"), None when no step did."""
     steps: list[Mapping[str, Any]] = list(run["steps"])
     host = [step for step in steps if step.get("os") is not None]
     cost = [step for step in steps if step.get("per_op") is not None]
     return {
         "summary": summary_rows(steps),
-        "throughput": _rows(steps, THROUGHPUT_FIELDS),
-        "latency": _rows(steps, LATENCY_FIELDS),
-        "host": _rows(host, HOST_FIELDS) or None,
+        "throughput": {"rows": _rows(steps, THROUGHPUT_FIELDS)},
+        "latency": {"rows": _rows(steps, LATENCY_FIELDS)},
+        "host": {"rows": _rows(host, HOST_FIELDS)} if host else None,
         "cost": {"op": cost[0]["per_op"]["op"], "rows": _rows(cost, COST_FIELDS)}
         if cost
         else None,

@@ -16,6 +16,7 @@ from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.command import overlay_mounts, run_build
 from generator.hugo.load import load_runs
 from generator.pages.numbers import format_number
+from generator.pages.packed_rows import CELL_SEPARATOR
 from generator.pages.run_page import FACT_ONLY_STEP_FIELDS, SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article, data_of
@@ -62,8 +63,9 @@ def _marked(page: dict) -> dict[str, str]:
     run["reproduce"]["harness_command"] = "marker_reproduce"
     page["facts"]["memory"]["text"] = "marker-summary"
     page["facts"]["disclosure"]["memory"]["text"] = "marker-disclosure"
-    page["tables"]["series"]["rows"][0][0] = "marker-series"
-    page["tables"]["counters"]["rows"][0][0] = "marker-counters"
+    for table, marker in (("series", "marker-series"), ("counters", "marker-counters")):
+        rows = page["tables"][table]["rows"]  # each one string, its first cell before a tab
+        rows[0] = marker + rows[0][rows[0].index(CELL_SEPARATOR) :]
     next(iter(page["monitor"].values()))["title"] = "marker-monitoring"
     return {
         "summary": "marker-summary",

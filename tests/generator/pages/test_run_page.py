@@ -10,6 +10,9 @@ from generator.analysis.trust import run_trust
 from generator.hugo.build_tree import derivations
 from generator.hugo.load import planned
 from generator.pages.browse import browse_index
+from generator.pages.monitor import step_averages
+from generator.pages.numbers import format_number
+from generator.pages.packed_rows import CELL_SEPARATOR
 from generator.pages.run_page import (
     FACT_ONLY_STEP_FIELDS,
     SAMPLED_STEP_FIELDS,
@@ -19,6 +22,8 @@ from generator.pages.run_page import (
     steps_file,
     variables_key,
 )
+from generator.pages.run_tables import run_tables
+from generator.pages.step_tables import step_tables
 
 
 def test_the_page_document_is_the_run_without_samples_tabled_fields_and_variables(fixture_runs):
@@ -52,8 +57,33 @@ def test_a_page_file_holds_each_part_its_kind_of_run_shows(fixture_runs):
     assert ibench["ibench"]["steps"] and ibench["original"] is None
     unmeasured = by_tool[("sysbench", False)]
     assert unmeasured["tables"] is unmeasured["monitor"] is unmeasured["ibench"] is None
+    assert unmeasured["step_tables"] is ibench["step_tables"] is None
+    assert sysbench["step_tables"]["summary"]["rows"]
     assert unmeasured["facts"]["host"] and unmeasured["replay"]
     json.dumps(sysbench, allow_nan=False)  # what the generator writes
+
+
+def test_table_rows_are_packed_one_string_each(fixture_runs):
+    run = next(
+        run_file.doc
+        for run_file in fixture_runs
+        if run_file.doc["workload"]["tool"] == "sysbench" and step_averages(run_file.doc)
+    )
+    page = run_page(run, [run], run_trust(run), None)
+
+    def unpacked(table):
+        return [row.split(CELL_SEPARATOR) for row in table["rows"]]
+
+    for name, table in run_tables(run).items():
+        assert unpacked(page["tables"][name]) == table["rows"], name
+    for name, table in step_tables(run).items():
+        if table:
+            assert unpacked(page["step_tables"][name]) == table["rows"], name
+    for figure, table in step_averages(run).items():
+        assert unpacked(page["monitor"][figure]) == [
+            [row["step"], *(format_number(value) for value in row["values"])]
+            for row in table["rows"]
+        ]
 
 
 def test_the_variables_table_is_keyed_by_what_it_shows(fixture_runs):

@@ -22,13 +22,13 @@ def test_each_row_is_a_step_s_numbers_in_the_site_format(fixture_runs):
     run = _sysbench_run(fixture_runs)
     tables = step_tables(run)
     steps = run["steps"]
-    assert len(tables["summary"]["rows"]) == len(tables["throughput"]) == len(steps)
+    assert len(tables["summary"]["rows"]) == len(tables["throughput"]["rows"]) == len(steps)
     for step, summary, throughput, latency, host, cost in zip(
         steps,
         tables["summary"]["rows"],
-        tables["throughput"],
-        tables["latency"],
-        tables["host"],
+        tables["throughput"]["rows"],
+        tables["latency"]["rows"],
+        tables["host"]["rows"],
         tables["cost"]["rows"],
         strict=True,
     ):
@@ -82,4 +82,4 @@ def test_absent_figures_are_dashes_and_absent_counts_empty(fixture_runs):
     assert first[3] == format_number(1234.5) and second[3] == MISSING
     assert first[5] == MISSING  # p95
     assert first[8] == ""  # errors, printed as Hugo prints a missing field
-    assert tables["latency"][0][3] == MISSING
+    assert tables["latency"]["rows"][0][3] == MISSING
