@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 
 from generator.pages.numbers import MISSING, format_number
-from generator.pages.step_tables import step_tables
+from generator.pages.step_tables import HOST_FIELDS, step_tables
 
 
 def _sysbench_run(fixture_runs) -> dict:
@@ -49,18 +49,9 @@ def test_each_row_is_a_step_s_numbers_in_the_site_format(fixture_runs):
         ]
         assert latency[0] == threads and latency[1] == format_number(lat["min"])
         assert host == [threads] + [
-            format_number(step["os"].get(name))
-            for name in (
-                "cpu_user_pct",
-                "cpu_system_pct",
-                "cpu_iowait_pct",
-                "cpu_steal_pct",
-                "cpu_idle_pct",
-                "context_switches_per_s",
-                "read_kb_per_s",
-                "write_kb_per_s",
-            )
+            format_number(step["os"].get(path.removeprefix("os."))) for path in HOST_FIELDS
         ]
+        assert host[5] == format_number(step["os"]["cpu_idle_pct"])
         assert cost == [threads] + [
             format_number(step["per_op"][name])
             for name in ("cpu_us", "context_switches", "read_kb", "write_kb")
