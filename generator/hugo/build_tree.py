@@ -31,7 +31,7 @@ from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.ibench import is_ibench
 from generator.pages.monitor import family_rules
-from generator.pages.run_page import run_index_entry, run_page, variables_file
+from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
 from generator.pages.schema_doc import schema_docs
 from generator.replay.script import replay_script
 
@@ -127,6 +127,7 @@ def files_of_run(
     page = run_page(run, cell, trust, original)
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
+        site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),
         # The same path and bytes from every run showing this table.
         site.variables_page_file(page["variables_key"]): _json_bytes(
             variables_file(run, page["facts"])

@@ -27,6 +27,10 @@ build_dir/
                                             harness redacted), tables, monitor means, Reproduce list,
                                             Insert Benchmark report, reproduced original:
                                             helpers/run.html (runs/page.html, the run shortcodes)
+  assets/pages/steps/<run>.json             the run's steps without samples (pages/run_page.py):
+                                            helpers/run-steps.html (the fact shortcode alone)
+  assets/pages/variables/<key>.json         one server variables table (pages/run_page.py):
+                                            helpers/variables.html (run/variables.html, fact)
   data/runindex.json                        one entry per run page (path, title, date, params):
                                             hugo.Data.runindex (content/runs/_content.gotmpl)
   data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
@@ -75,6 +79,7 @@ BROWSE_PAGES = f"{ASSETS}/browse/pages"
 RUN_PAGES = f"{ASSETS}/pages/runs"
 CAMPAIGN_PAGES = f"{ASSETS}/pages/campaigns"
 VARIABLES_PAGES = f"{ASSETS}/pages/variables"
+STEPS_PAGES = f"{ASSETS}/pages/steps"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
@@ -141,6 +146,12 @@ def variables_page_file(key: str) -> str:
     """assets/pages/variables/<key>.json: one variables table, shared by the run pages that show
     it (key: generator/pages/run_page.variables_key)."""
     return f"{VARIABLES_PAGES}/{key}.json"
+
+
+def steps_page_file(run_id: str) -> str:
+    """assets/pages/steps/<run>.json: the run's steps without samples, read only by the fact
+    shortcode (generator/pages/run_page.steps_file)."""
+    return f"{STEPS_PAGES}/{run_id}.json"
 
 
 def browse_page(number: int) -> str:

@@ -9,9 +9,17 @@ entry per run, a function of that run's document alone.
 
 The page file holds the run document without its per-second samples (each step's `series` and
 `monitor`: the charts, their CSV and the formatted tables carry them, and run.json beside the
-page has them all) and without its server variables, the run's facts, formatted tables, monitoring means, Reproduce list, Insert
+page has them all), without its status deltas and without its server variables; the run's facts, formatted tables, monitoring means, Reproduce list, Insert
 Benchmark report, and, for a run that reproduces another one of the archive, the fields of the
 original the page names.
+
+A step's status deltas (every counter that moved, often a third of a page file), its QPS,
+latency, host counters and cost per operation are shown only as formatted tables (`tables`,
+`step_tables`: rows of ready strings, far cheaper to print than numbers through a helper), so
+the page file's steps leave them out, and the run's steps are a file of their own
+(`steps_file`), read only by `fact` when an article cites `steps.N.<field>`: Hugo keeps every
+file it parsed until the build ends, so what a page does not render stays out of what every
+page parses.
 
 The server variables (some 600 per run, most of a page file's parsed size, and the same for
 every run of a variant) are a file of their own per distinct table, named by `variables_key`:
@@ -23,7 +31,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any
+from typing import Any, Final
 
 from contract import RunDocument
 from generator.analysis.evidence import evidence_of
@@ -31,20 +39,28 @@ from generator.analysis.hosts import host_of
 from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
+from generator.pages.numbers import format_number
+from generator.pages.packed_rows import packed, packed_table
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import product_name, run_headline, run_name
 from generator.pages.run_tables import run_tables
+from generator.pages.step_tables import TABLED_STEP_FIELDS, step_tables
 from generator.replay.script import replay_page
 
 # Per-step fields of per-second samples, which no template reads from the document.
 SAMPLED_STEP_FIELDS = ("series", "monitor")
+# Per-step fields a run page shows only as formatted tables (tables.counters, step_tables),
+# kept in the run's steps file (steps_file) for `fact`, not in its page file.
+STATUS_STEP_FIELD: Final = "server_status_delta"
+FACT_ONLY_STEP_FIELDS = (STATUS_STEP_FIELD, *TABLED_STEP_FIELDS)
 
 
 def page_document(run: RunDocument) -> dict[str, Any]:
-    """The run document as the page's templates read it: every field but the sampled ones and
-    the server variables (variables_file)."""
+    """The run document as the page's templates read it: every field but the sampled ones, those
+    shown only as tables (steps_file) and the server variables (variables_file)."""
+    left_out = (*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS)
     steps = [
-        {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
+        {name: value for name, value in step.items() if name not in left_out}
         for step in run["steps"]
     ]
     server = {name: value for name, value in run["server"].items() if name != "variables"}
@@ -80,11 +96,36 @@ def run_page(
         "facts": facts,
         "variables_key": variables_key(run, facts),
         "replay": replay_page(run),
-        "tables": run_tables(run) if measured else None,
-        "monitor": (step_averages(run) or None) if measured else None,
+        "tables": packed_tables(run_tables(run)) if measured else None,
+        # an Insert Benchmark run shows its steps in its own report
+        "step_tables": packed_tables(step_tables(run))
+        if measured and not is_ibench(run)
+        else None,
+        "monitor": monitor_tables(run) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
     }
+
+
+def packed_tables(tables: dict[str, Any]) -> dict[str, Any]:
+    """Each table (or None) with its rows packed (packed_rows.py)."""
+    return {name: packed_table(table) for name, table in tables.items()}
+
+
+def monitor_tables(run: RunDocument) -> dict[str, Any] | None:
+    """The per-step means under each monitoring chart (monitor.step_averages), their rows
+    packed: the step's label, then each mean in the site's number format; None when the run
+    sampled nothing."""
+    tables = {
+        figure: {
+            **table,
+            "rows": packed(
+                [[row["step"], *map(format_number, row["values"])] for row in table["rows"]]
+            ),
+        }
+        for figure, table in step_averages(run).items()
+    }
+    return tables or None
 
 
 def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
@@ -93,6 +134,16 @@ def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
     return {
         "variables": run["server"].get("variables", {}),
         "redacted_plain": facts["redacted_plain"],
+    }
+
+
+def steps_file(run: RunDocument) -> dict[str, Any]:
+    """The run's steps without their per-second samples, for `fact`: {"steps": [...]}."""
+    return {
+        "steps": [
+            {name: value for name, value in step.items() if name not in SAMPLED_STEP_FIELDS}
+            for step in run["steps"]
+        ]
     }
 
 

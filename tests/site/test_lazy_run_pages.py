@@ -15,7 +15,9 @@ from generator.hugo import site_contract as site
 from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.command import overlay_mounts, run_build
 from generator.hugo.load import load_runs
-from generator.pages.run_page import SAMPLED_STEP_FIELDS
+from generator.pages.numbers import format_number
+from generator.pages.packed_rows import CELL_SEPARATOR
+from generator.pages.run_page import FACT_ONLY_STEP_FIELDS, SAMPLED_STEP_FIELDS, STATUS_STEP_FIELD
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article, data_of
 
@@ -34,7 +36,7 @@ def test_hugo_mounts_no_run_document_and_no_per_run_data(tmp_path):
     for run_id in ids:
         page = json.loads(generated[site.run_page_file(run_id)])
         for step in page["run"]["steps"]:
-            assert not set(SAMPLED_STEP_FIELDS) & set(step), run_id
+            assert not {*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS} & set(step), run_id
     # A campaign's summary is its pages' asset too; start-up reads only its index entry.
     for campaign_id in {run_file.doc["campaign"]["id"] for run_file in fixture_runs}:
         assert site.campaign_page_file(campaign_id) in generated
@@ -61,8 +63,9 @@ def _marked(page: dict) -> dict[str, str]:
     run["reproduce"]["harness_command"] = "marker_reproduce"
     page["facts"]["memory"]["text"] = "marker-summary"
     page["facts"]["disclosure"]["memory"]["text"] = "marker-disclosure"
-    page["tables"]["series"]["rows"][0][0] = "marker-series"
-    page["tables"]["counters"]["rows"][0][0] = "marker-counters"
+    for table, marker in (("series", "marker-series"), ("counters", "marker-counters")):
+        rows = page["tables"][table]["rows"]  # each one string, its first cell before a tab
+        rows[0] = marker + rows[0][rows[0].index(CELL_SEPARATOR) :]
     next(iter(page["monitor"].values()))["title"] = "marker-monitoring"
     return {
         "summary": "marker-summary",
@@ -119,5 +122,31 @@ def test_fact_cites_a_server_variable_from_the_variables_file(tmp_path, committe
     public = build_with_article(tmp_path, f"Cited: CITED{cite}CITED.", [data])
     assert f"CITED{value}CITED" in (public / "posts" / "probe" / "index.html").read_text()
     unknown = cite.replace(name, "no_such_variable")
+    with pytest.raises(HugoError, match="no field"):
+        build_with_article(tmp_path, f"Cited: {unknown}.", [data])
+
+
+def test_fact_cites_a_status_delta_from_the_steps_file(tmp_path, committed_runs):
+    """The status deltas left the page file: fact still finds each step's own, by the
+    document's path."""
+    run = _monitored_sysbench_run(committed_runs)
+    steps = run["steps"]
+    last = len(steps) - 1
+    # A counter whose delta differs between the first and the last step: the step index counts.
+    name = min(
+        name
+        for name, delta in steps[last][STATUS_STEP_FIELD].items()
+        if steps[0][STATUS_STEP_FIELD].get(name) not in (None, delta)
+    )
+    data = data_of(tmp_path, committed_runs, lambda other: other["id"] == run["id"])
+    cites = " ".join(
+        f'CITED{{{{< fact run="{run["id"]}" key="steps.{i}.{STATUS_STEP_FIELD}.{name}" >}}}}'
+        for i in (0, last)
+    )
+    public = build_with_article(tmp_path, f"Cited: {cites}.", [data])
+    html = (public / "posts" / "probe" / "index.html").read_text()
+    for i in (0, last):
+        assert f"CITED{format_number(steps[i][STATUS_STEP_FIELD][name])}" in html, i
+    unknown = cites.replace(f'.{name}"', '.no_such_counter"')
     with pytest.raises(HugoError, match="no field"):
         build_with_article(tmp_path, f"Cited: {unknown}.", [data])

@@ -69,6 +69,9 @@ def test_run_and_campaign_pages_read_their_own_files_at_the_contract_paths(templ
     variables = site.VARIABLES_PAGES.removeprefix(site.ASSETS + "/")
     assert f'printf "{variables}/%s.json" .key' in templates
     assert site.variables_page_file("x") == f"{site.VARIABLES_PAGES}/x.json"
+    steps = site.STEPS_PAGES.removeprefix(site.ASSETS + "/")
+    assert f'printf "{steps}/%s.json" .id' in templates
+    assert site.steps_page_file("x") == f"{site.STEPS_PAGES}/x.json"
 
 
 def test_the_indexes_and_figures_are_the_assets_templates_fetch(templates):

@@ -10,16 +10,23 @@ from generator.analysis.trust import run_trust
 from generator.hugo.build_tree import derivations
 from generator.hugo.load import planned
 from generator.pages.browse import browse_index
+from generator.pages.monitor import step_averages
+from generator.pages.numbers import format_number
+from generator.pages.packed_rows import CELL_SEPARATOR
 from generator.pages.run_page import (
+    FACT_ONLY_STEP_FIELDS,
     SAMPLED_STEP_FIELDS,
     page_document,
     run_index_entry,
     run_page,
+    steps_file,
     variables_key,
 )
+from generator.pages.run_tables import run_tables
+from generator.pages.step_tables import step_tables
 
 
-def test_the_page_document_is_the_run_without_samples_and_variables(fixture_runs):
+def test_the_page_document_is_the_run_without_samples_tabled_fields_and_variables(fixture_runs):
     run = fixture_runs[0].doc
     page = page_document(run)
     assert {key: value for key, value in page.items() if key not in ("steps", "server")} == {
@@ -27,9 +34,14 @@ def test_the_page_document_is_the_run_without_samples_and_variables(fixture_runs
     }
     assert page["server"] == {k: v for k, v in run["server"].items() if k != "variables"}
     assert run["server"]["variables"]  # in their own file (variables_file)
-    for shown, recorded in zip(page["steps"], run["steps"], strict=True):
+    left_out = {*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS}
+    steps = steps_file(run)["steps"]
+    for shown, recorded, cited in zip(page["steps"], run["steps"], steps, strict=True):
         assert set(SAMPLED_STEP_FIELDS) & set(recorded)
-        assert shown == {k: v for k, v in recorded.items() if k not in SAMPLED_STEP_FIELDS}
+        assert set(FACT_ONLY_STEP_FIELDS) & set(recorded)
+        assert shown == {k: v for k, v in recorded.items() if k not in left_out}
+        # fact reads every step field from the steps file, at the document's own paths
+        assert cited == {k: v for k, v in recorded.items() if k not in SAMPLED_STEP_FIELDS}
     assert "series" in run["steps"][0]  # the document itself is left whole
 
 
@@ -45,8 +57,33 @@ def test_a_page_file_holds_each_part_its_kind_of_run_shows(fixture_runs):
     assert ibench["ibench"]["steps"] and ibench["original"] is None
     unmeasured = by_tool[("sysbench", False)]
     assert unmeasured["tables"] is unmeasured["monitor"] is unmeasured["ibench"] is None
+    assert unmeasured["step_tables"] is ibench["step_tables"] is None
+    assert sysbench["step_tables"]["summary"]["rows"]
     assert unmeasured["facts"]["host"] and unmeasured["replay"]
     json.dumps(sysbench, allow_nan=False)  # what the generator writes
+
+
+def test_table_rows_are_packed_one_string_each(fixture_runs):
+    run = next(
+        run_file.doc
+        for run_file in fixture_runs
+        if run_file.doc["workload"]["tool"] == "sysbench" and step_averages(run_file.doc)
+    )
+    page = run_page(run, [run], run_trust(run), None)
+
+    def unpacked(table):
+        return [row.split(CELL_SEPARATOR) for row in table["rows"]]
+
+    for name, table in run_tables(run).items():
+        assert unpacked(page["tables"][name]) == table["rows"], name
+    for name, table in step_tables(run).items():
+        if table:
+            assert unpacked(page["step_tables"][name]) == table["rows"], name
+    for figure, table in step_averages(run).items():
+        assert unpacked(page["monitor"][figure]) == [
+            [row["step"], *(format_number(value) for value in row["values"])]
+            for row in table["rows"]
+        ]
 
 
 def test_the_variables_table_is_keyed_by_what_it_shows(fixture_runs):

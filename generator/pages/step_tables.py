@@ -1,0 +1,101 @@
+"""The run page's per-step tables as text: its summary of the steps, throughput, latency, host
+counters and cost per operation, a row of ready strings per step.
+
+Formatted in the template, each cell was a helper call (helpers/num.html), several hundred per
+run page and most of its rendering time; as strings they are printed as they are. The numbers
+follow the site's one format (numbers.py, an absent one an em dash); counts the template printed
+as they are (threads, errors, reconnects) are plain integers, and empty when absent, as Hugo
+prints a missing field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from contract import RunDocument
+from generator.pages.numbers import format_number
+
+# Columns of each table after the thread level, by field (a dotted path within the step).
+SUMMARY_FIELDS = ("tps", "qps.total", "rows_per_s", "latency_ms.avg", "latency_ms.p95")
+SUMMARY_FIELDS_AFTER = ("latency_ms.p99", "latency_ms.max")
+THROUGHPUT_FIELDS = ("tps", "qps.total", "qps.read", "qps.write", "qps.other")
+LATENCY_FIELDS = tuple(f"latency_ms.{name}" for name in ("min", "avg", "p95", "p99", "max"))
+HOST_FIELDS = tuple(
+    f"os.{name}"
+    for name in (
+        "cpu_user_pct",
+        "cpu_system_pct",
+        "cpu_iowait_pct",
+        "cpu_steal_pct",
+        "cpu_idle_pct",
+        "context_switches_per_s",
+        "read_kb_per_s",
+        "write_kb_per_s",
+    )
+)
+COST_FIELDS = tuple(
+    f"per_op.{name}" for name in ("cpu_us", "context_switches", "read_kb", "write_kb")
+)
+# The step fields a run page shows only through these tables.
+TABLED_STEP_FIELDS = ("qps", "latency_ms", "os", "per_op")
+
+
+def _field(step: Mapping[str, Any], path: str) -> Any:
+    value: Any = step
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, Mapping) else None
+    return value
+
+
+def _count(value: Any) -> str:
+    """A count as the template printed it: 12, or empty when absent."""
+    if value is None:
+        return ""
+    return str(int(value)) if value == int(value) else str(value)
+
+
+def _numbers(step: Mapping[str, Any], paths: tuple[str, ...]) -> list[str]:
+    return [format_number(_field(step, path)) for path in paths]
+
+
+def summary_rows(steps: list[Mapping[str, Any]]) -> dict[str, Any]:
+    """{"scan": whether a step has rows/s (its column shown), "rows": per step threads, TPS,
+    QPS, [rows/s,] avg, p95, p99 and max ms, errors, reconnects, seconds}."""
+    scan = any("rows_per_s" in step for step in steps)
+    fields = SUMMARY_FIELDS if scan else tuple(f for f in SUMMARY_FIELDS if f != "rows_per_s")
+    return {
+        "scan": scan,
+        "rows": [
+            [
+                _count(step.get("threads")),
+                *_numbers(step, fields + SUMMARY_FIELDS_AFTER),
+                _count(step.get("errors")),
+                _count(step.get("reconnects")),
+                format_number(step.get("duration_s")),
+            ]
+            for step in steps
+        ],
+    }
+
+
+def _rows(steps: list[Mapping[str, Any]], fields: tuple[str, ...]) -> list[list[str]]:
+    return [[_count(step.get("threads")), *_numbers(step, fields)] for step in steps]
+
+
+def step_tables(run: RunDocument) -> dict[str, Any]:
+    """The summary's steps, and the throughput, latency, host and cost tables: each {"rows":
+    [...], ...} (a row's first cell its thread level); host and cost over the steps that
+    recorded them, cost with its operation's name ("op"), None when no step did."""
+    steps: list[Mapping[str, Any]] = list(run["steps"])
+    host = [step for step in steps if step.get("os") is not None]
+    cost = [step for step in steps if step.get("per_op") is not None]
+    return {
+        "summary": summary_rows(steps),
+        "throughput": {"rows": _rows(steps, THROUGHPUT_FIELDS)},
+        "latency": {"rows": _rows(steps, LATENCY_FIELDS)},
+        "host": {"rows": _rows(host, HOST_FIELDS)} if host else None,
+        "cost": {"op": cost[0]["per_op"]["op"], "rows": _rows(cost, COST_FIELDS)}
+        if cost
+        else None,
+    }
