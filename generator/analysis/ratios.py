@@ -7,7 +7,7 @@ Pure functions over validated run documents; Hugo templates render what they ret
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
 from generator.analysis import stats as _stats
@@ -61,6 +61,18 @@ METRICS: dict[str, Metric] = {
 }
 # Campaign pages show the two above; the compare page lets the reader pick QPS as well.
 QPS_METRIC = Metric("Queries per second", "QPS", step_qps, True, "qps")
+
+
+def shown_metrics(runs: list[RunDocument]) -> list[str]:
+    """The metrics a campaign workload's ratio tables show: TPS and p95; for a published table
+    in QPS (as Callaghan prints his: no run gives TPS, one gives QPS), QPS instead of TPS and p95
+    only when a run gives it."""
+    steps = [step for run in runs for step in cast(list[Step], run["steps"])]
+    if any(step_tps(step) is not None for step in steps) or not any(
+        step_qps(step) is not None for step in steps
+    ):
+        return list(METRICS)
+    return ["qps", *(["p95"] if any(_p95_ms(step) is not None for step in steps) else [])]
 
 
 def variant_order(runs: list[RunDocument]) -> list[str]:
@@ -163,7 +175,7 @@ def ratio_table(
 ) -> dict[str, Any]:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
     repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
-    label, unit, value_of, higher_is_better, series = METRICS[metric]
+    label, unit, value_of, higher_is_better, series = {**METRICS, "qps": QPS_METRIC}[metric]
 
     def seconds_of(run: RunDocument, step: Step) -> list[float]:
         return kept_series(run, step, series)

@@ -196,7 +196,10 @@ def figure_svg(figure: dict[str, Any]) -> str:
     bars = [t for t in traces if t.get("type") == "bar"]
     styles = trace_styles(traces)
     step = _bar_step(traces)
-    xs = [x for t in traces for x, _, _ in _points(t)] or [0.0, 1.0]
+    # A figure with nothing to draw (a summary-only campaign has no latency) still gets axes.
+    xs = [x for t in traces for x, _, _ in _points(t)] or (
+        [1.0, 10.0] if x_spec.get("type") == "log" else [0.0, 1.0]
+    )
     xs += [x + side * step / 2 for t in bars for x, _, _ in _points(t) for side in (-1, 1)]
     legend_rows = math.ceil(len(traces) / ((WIDTH - LEFT) // LEGEND_ITEM)) if traces else 0
     below_plot = AXIS_BOTTOM + legend_rows * LEGEND_ROW

@@ -103,7 +103,7 @@ REPLAY_SH = "replay.sh"
 # Figure ids of a sysbench run page; each has a data table partial run/table-<fig>.html.
 RUN_FIGURES = ("tps", "latency", "series")
 # Campaign overlay figure id -> the metric of the campaign's ratio tables it draws.
-CAMPAIGN_FIGURE_METRICS = {"tps": "tps", "latency": "p95"}
+CAMPAIGN_FIGURE_METRICS = {"tps": "tps", "qps": "qps", "latency": "p95"}
 MONITOR_FIGURE_PREFIX = "monitor-"  # + a family of generator/pages/monitor.py
 IBENCH_FIGURE_PREFIX = "ibench-"  # + a step slug: per-second rates and the slowest statement
 IBENCH_HISTOGRAM_PREFIX = "ibench-hist-"  # + a step slug: response-time histogram

@@ -11,7 +11,7 @@ from generator.analysis.drift import environment_drift
 from generator.analysis.evidence import weakest
 from generator.analysis.hosts import hosts_of
 from generator.analysis.memory import memory_fit
-from generator.analysis.ratios import METRICS, latest_by_variant, ratio_table, variant_order
+from generator.analysis.ratios import latest_by_variant, ratio_table, shown_metrics, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
 from generator.analysis.trust import run_trust
 from generator.analysis.write_debt import start_spread
@@ -56,7 +56,10 @@ def summarize_campaign(
                     }
                     for variant in present
                 ],
-                "metrics": {metric: ratio_table(counted, present, metric) for metric in METRICS},
+                "metrics": {
+                    metric: ratio_table(counted, present, metric)
+                    for metric in shown_metrics([run for v in present for run in counted[v]])
+                },
                 "write_debt": start_spread([run for v in present for run in counted[v]]),
             }
         )

@@ -172,3 +172,10 @@ def test_svg_draws_grouped_bars_and_a_second_panel():
     assert max(float(p.split(",")[1]) for p in top.split()) < min(
         float(p.split(",")[1]) for p in low.split()
     )  # the second panel sits below the first
+
+
+def test_a_figure_with_nothing_to_draw_on_a_log_axis_still_has_its_drawing():
+    """A summary-only campaign gives no latency figure points: its drawing has axes, no marks."""
+    empty = {"data": [{"type": "scatter", "x": [], "y": []}], "layout": {"xaxis": {"type": "log"}}}
+    drawing = ET.fromstring(figure_svg(empty))
+    assert drawing.tag.endswith("svg") and not drawing.findall(".//{*}polyline")
