@@ -76,9 +76,18 @@ def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
     return overlay
 
 
+# Go's soft memory limit for Hugo, unless the caller sets one: Hugo keeps every page file it
+# parsed to the end of a build, and Go lets its heap grow to twice what is live before it
+# collects; the limit makes it collect sooner as the heap nears it (it never fails a build:
+# above the limit Go only collects more often). See generator/README.md on Hugo's memory.
+GOMEMLIMIT = "1800MiB"
+
+
 def hugo_env() -> dict[str, str]:
-    """The caller's environment minus HUGO_* overrides, so every build sees only the repo."""
-    return {key: value for key, value in os.environ.items() if not key.startswith("HUGO")}
+    """The caller's environment minus HUGO_* overrides, so every build sees only the repo, with
+    GOMEMLIMIT set unless the caller set it."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("HUGO")}
+    return {"GOMEMLIMIT": GOMEMLIMIT, **env}
 
 
 def hugo_command(subcommand: str, overlay: Path, *extra: str) -> list[str]:
