@@ -109,6 +109,9 @@ def test_browse_names_repeated_runs_apart(site_url, browser, committed_runs):
     page = browser.new_page()
     page.goto(site_url + "/browse/", wait_until="load")
     page.locator("#browse-results tbody tr").first.wait_for()
+    page.locator("#browse-filters").wait_for()  # the script has drawn its list
+    while page.locator("#browse-more").is_visible():  # its first 200 rows, then "Show more"
+        page.click("#browse-more")
     rows = page.eval_on_selector_all(
         "#browse-results tbody tr",
         "rows => rows.map(r => [r.cells[0].textContent, r.cells[2].textContent])",

@@ -30,7 +30,9 @@ def index(committed_runs) -> dict:
 
 
 def _rows(page) -> list[str]:
-    """The run ids listed, from their links."""
+    """The run ids listed, from their links, after "Show more" until every match is drawn."""
+    while page.locator("#browse-more").is_visible():
+        page.click("#browse-more")
     return page.eval_on_selector_all(
         "#browse-results tbody a[href^='/runs/']",
         "links => links.map(a => a.getAttribute('href').split('/')[2])",

@@ -23,7 +23,7 @@ function groupOf(name, values, rules) {
 
 // name -> {value, cnf} for one run document (see generator/analysis/config_diff.py effective_config).
 function effectiveConfig(doc, rules) {
-  const variables = doc.server.variables;
+  const variables = doc.server.variables ?? {}; // an imported run may record none
   const config = new Map(Object.entries(variables).map(([name, value]) => [name, { value, cnf: null }]));
   for (const [option, text] of Object.entries(doc.server.my_cnf_options ?? {})) {
     const name = variableOf(option, variables, rules.option_prefixes) ?? option;
