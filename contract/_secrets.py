@@ -40,8 +40,10 @@ SQL words NULL and DEFAULT of a statement, which set no secret.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from functools import lru_cache
+from itertools import accumulate
 
 REDACTED = "<redacted>"
 
@@ -65,9 +67,10 @@ _NO_VALUE = frozenset({"NULL", "DEFAULT"})  # SET GLOBAL x = NULL unsets it: not
 _WORD_SEPARATORS = re.compile(r"[-_.]+")
 _PLACEHOLDER = re.compile(r"<[^<>\n]*>|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
 # Only text holding one of these can hold a credential the rules below find (a fast path).
-_MAY_HOLD = re.compile(
-    r"pass|pwd|auth|token|filekey|credential|secret|identified|-p|://", re.IGNORECASE
-)
+_MAY_HOLD_WORDS = (
+    "pass", "pwd", "auth", "token", "filekey", "credential", "secret", "identified", "-p", "://"
+)  # fmt: skip
+_MAY_HOLD = re.compile("|".join(map(re.escape, _MAY_HOLD_WORDS)), re.IGNORECASE)
 
 _NAME = r"(?<![A-Za-z0-9_.$])(?P<name>[A-Za-z][A-Za-z0-9_.-]*)"
 _QUOTED = r"'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\""
@@ -182,9 +185,66 @@ def _string_leak(name: str | None, text: str) -> str | None:
     return None
 
 
+def _strings(value: object) -> tuple[list[tuple[str, str]], list[str]]:
+    """(member name, text) of every non-empty string member, and every string (members, array
+    items, a bare string) of a JSON value: paths are built only once something leaks."""
+    named: list[tuple[str, str]] = []
+    texts: list[str] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            for name, member in item.items():
+                if isinstance(member, str):
+                    texts.append(member)
+                    if member:
+                        named.append((name, member))
+                elif isinstance(member, dict | list):
+                    pending.append(member)
+        elif isinstance(item, list):
+            for element in item:
+                if isinstance(element, str):
+                    texts.append(element)
+                elif isinstance(element, dict | list):
+                    pending.append(element)
+        elif isinstance(item, str):
+            texts.append(item)
+    return named, texts
+
+
+def _holding(texts: list[str]) -> set[str]:
+    """The texts _MAY_HOLD finds something in. The ASCII ones (nearly all) are searched as one
+    lower-cased string with str.find, many times faster than the regex on each; the others by
+    the regex, whose case-insensitive matching of some non-ASCII letters (the long s, the Kelvin
+    sign) lower() does not mirror."""
+    plain = [text for text in texts if text.isascii()]
+    holding = {text for text in texts if not text.isascii() and _MAY_HOLD.search(text)}
+    lowered = "\n".join(plain).lower()
+    starts = list(accumulate((len(text) + 1 for text in plain), initial=0))
+    for word in _MAY_HOLD_WORDS:
+        found = lowered.find(word)
+        while found != -1:
+            holding.add(plain[bisect_right(starts, found) - 1])
+            found = lowered.find(word, found + 1)
+    return holding
+
+
+def _may_leak(value: object) -> bool:
+    """False when no string of value can leak; True when some might (credential_leaks then
+    finds where)."""
+    named, texts = _strings(value)
+    if any(is_secret_name(name) and not is_redacted(text) for name, text in named):
+        return True
+    return any(redact_text(text) != text for text in _holding(texts))
+
+
 def credential_leaks(value: object, path: str = "$") -> list[tuple[str, str]]:
     """(JSON path, message) for every string member named like a credential that is not
     redacted, and every string redaction would change."""
+    return _leaks(value, path) if _may_leak(value) else []
+
+
+def _leaks(value: object, path: str) -> list[tuple[str, str]]:
     if isinstance(value, dict):
         members = [(f"{path}.{name}", name, item) for name, item in value.items()]
     elif isinstance(value, list):
@@ -198,5 +258,5 @@ def credential_leaks(value: object, path: str = "$") -> list[tuple[str, str]]:
             if why is not None:
                 problems.append((where, why))
         elif isinstance(item, dict | list):
-            problems += credential_leaks(item, where)
+            problems += _leaks(item, where)
     return problems

@@ -17,13 +17,11 @@ import io
 import json
 from typing import Any
 
-from generator.figures.downsample import thin_figure
 from generator.figures.svg import axis_title, figure_svg
 from generator.hugo.site_contract import (
     figure_data_download,
     figure_download_stem,
     figure_name,
-    is_figure,
 )
 
 
@@ -75,19 +73,19 @@ def figure_csv(data: dict[str, Any]) -> str:
     return out.getvalue()
 
 
-def figure_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
-    """CSV (every point) and SVG (as drawn) for every figure among the generated files, and the
-    data JSON (every point) of each owner's figures."""
+def figure_downloads(
+    figures: dict[str, dict[str, Any]], drawn: dict[str, dict[str, Any]]
+) -> dict[str, bytes]:
+    """CSV (every point) and SVG (as drawn) for every figure, and the data JSON (every point) of
+    each owner's figures. figures: path -> figure, as generated; drawn: path -> the figure as
+    the browser draws it (downsample.thin_figure)."""
     downloads = {}
     owners: dict[str, dict[str, Any]] = {}
-    for rel, content in files.items():
-        if not is_figure(rel):
-            continue
-        figure = json.loads(content)
+    for rel, figure in figures.items():
         data = figure_data(figure)
         stem = figure_download_stem(rel)
         downloads[f"{stem}.csv"] = figure_csv(data).encode()
-        downloads[f"{stem}.svg"] = figure_svg(thin_figure(figure) or figure).encode()
+        downloads[f"{stem}.svg"] = figure_svg(drawn[rel]).encode()
         owners.setdefault(figure_data_download(rel), {})[figure_name(rel)] = data
     for rel, data_by_name in owners.items():
         downloads[rel] = json.dumps(data_by_name, separators=(",", ":"), allow_nan=False).encode()

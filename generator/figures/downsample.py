@@ -19,13 +19,10 @@ tick labels for minutes.
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 import numpy as np
 from tsdownsample import MinMaxDownsampler
-
-from generator.hugo.site_contract import is_figure
 
 MAX_POINTS_PER_TRACE = 2_000
 MAX_POINTS_PER_FIGURE = 40_000
@@ -151,13 +148,4 @@ def thin_figure(figure: dict[str, Any]) -> dict[str, Any] | None:
     ]  # every trace, no short cut
     if any(changed):
         _note(layout, budget)
-    return thinned
-
-
-def thinned_figures(files: dict[str, bytes]) -> dict[str, bytes]:
-    """The thinned replacement of every figure among the generated files that needs one."""
-    thinned = {}
-    for rel, content in files.items():
-        if is_figure(rel) and (lighter := thin_figure(json.loads(content))) is not None:
-            thinned[rel] = json.dumps(lighter, separators=(",", ":"), allow_nan=False).encode()
     return thinned

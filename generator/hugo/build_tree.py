@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from contract import RunDocument
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
-from generator.figures.downsample import thinned_figures
+from generator.figures.downsample import thin_figure
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
 from generator.figures.plotly_config import PLOTLY_CONFIG
@@ -42,12 +42,12 @@ def _json_bytes(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()
 
 
-def _with_downloads(files: dict[str, bytes]) -> dict[str, bytes]:
-    """files plus each figure's downloads (from the full figure: every point), the figures
-    themselves thinned to what the browser draws."""
-    downloads = figure_downloads(files)
-    files.update(thinned_figures(files))
-    files.update(downloads)
+def _with_figures(files: dict[str, bytes], figures: dict[str, dict[str, Any]]) -> dict[str, bytes]:
+    """files plus the figures (path -> figure), each as the browser draws it (thinned), and
+    their downloads (from the whole figure: every point)."""
+    drawn = {rel: thin_figure(figure) or figure for rel, figure in figures.items()}
+    files.update((rel, _json_bytes(figure)) for rel, figure in drawn.items())
+    files.update(figure_downloads(figures, drawn))
     return files
 
 
@@ -142,9 +142,9 @@ def files_of_run(
         return files
     own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
     figures = {**own, **monitor_figures(run)}
-    for name, figure in figures.items():
-        files[site.run_figure(run["id"], name)] = _json_bytes(figure)
-    return _with_downloads(files)
+    return _with_figures(
+        files, {site.run_figure(run["id"], name): figure for name, figure in figures.items()}
+    )
 
 
 def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
@@ -157,11 +157,12 @@ def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
         ),
     }
     overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
-    for workload in overlays:
-        for name, figure in campaign_figures(workload).items():
-            rel = site.campaign_figure(summary["id"], workload["name"], name)
-            files[rel] = _json_bytes(figure)
-    return _with_downloads(files)
+    figures = {
+        site.campaign_figure(summary["id"], workload["name"], name): figure
+        for workload in overlays
+        for name, figure in campaign_figures(workload).items()
+    }
+    return _with_figures(files, figures)
 
 
 class Derivation(NamedTuple):

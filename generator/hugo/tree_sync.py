@@ -11,10 +11,10 @@ One walk over the generated folders (names and sizes) is what every build pays.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
@@ -124,46 +124,59 @@ def _all_files(
         yield from _files(with_pieces, cache, pieces, joined_kinds)
 
 
-def _new_folder(build_dir: Path, rel: str, present: dict[Path, bool]) -> Path | None:
+def _new_folder(build_dir: str, rel: str, present: dict[str, bool]) -> str | None:
     """The outermost folder of rel's path that does not exist yet (relative), or None."""
-    folder = build_dir
-    for part in Path(rel).parent.parts:
-        folder = folder / part
+    folder = ""
+    for part in rel.split("/")[:-1]:
+        folder = f"{folder}/{part}" if folder else part
         if folder not in present:
-            present[folder] = folder.is_dir()
+            present[folder] = os.path.isdir(os.path.join(build_dir, folder))
         if not present[folder]:
-            return folder.relative_to(build_dir)
+            return folder
     return None
 
 
-def _write(build_dir: Path, files: dict[str, bytes], sizes: dict[str, int]) -> int:
+def _write(
+    build_dir: Path,
+    staging: Path,
+    files: dict[str, bytes],
+    sizes: dict[str, int],
+    names: Iterator[int],
+) -> int:
     """Write the files whose bytes differ (unchanged ones keep their mtime); returns how many.
 
     Every file is written in the staging folder, which Hugo does not watch, and lands by one
     rename: a reader (a watching `hugo server`, an interrupted build's next run) never sees half
     a file, and a new folder (a new run's figures and downloads) lands whole, as one event.
     `hugo server` takes a burst of more than 50 events for a mass edit and rebuilds every page;
-    one new run moves about 30 files and folders in all."""
-    staging = Path(tempfile.mkdtemp(dir=build_dir / site.STAGING_DIR))
-    present: dict[Path, bool] = {}
-    new_folders: set[Path] = set()
+    one new run moves about 30 files and folders in all. names: numbers no other staged file or
+    folder of this build has (a file or folder leaves the staging folder by its rename, so the
+    folder is empty again after each unit, with nothing to delete)."""
+    root = str(build_dir)
+    present: dict[str, bool] = {}
+    new_folders: dict[str, str] = {}  # folder (relative) -> where it is staged
+    made: set[str] = set()
     written = 0
     for rel, content in files.items():
-        target = build_dir / rel
-        if sizes.get(rel) == len(content) and target.read_bytes() == content:
+        target = os.path.join(root, rel)
+        if sizes.get(rel) == len(content) and Path(target).read_bytes() == content:
             continue
         written += 1
-        folder = _new_folder(build_dir, rel, present)
-        staged = staging / (rel if folder else f"{written}.{target.name}")
-        staged.parent.mkdir(parents=True, exist_ok=True)
-        staged.write_bytes(content)
-        if folder:
-            new_folders.add(folder)
-        else:
-            staged.replace(target)
-    for folder in sorted(new_folders):
-        (staging / folder).rename(build_dir / folder)
-    shutil.rmtree(staging)
+        folder = _new_folder(root, rel, present)
+        if folder is None:
+            staged = os.path.join(staging, f"{next(names)}.{os.path.basename(rel)}")
+            Path(staged).write_bytes(content)
+            os.replace(staged, target)
+            continue
+        if folder not in new_folders:
+            new_folders[folder] = os.path.join(staging, str(next(names)))
+        staged = os.path.join(new_folders[folder], rel[len(folder) + 1 :])
+        if (parent := os.path.dirname(staged)) not in made:
+            os.makedirs(parent, exist_ok=True)
+            made.add(parent)
+        Path(staged).write_bytes(content)
+    for folder, staged in sorted(new_folders.items()):
+        os.rename(staged, os.path.join(root, folder))
     return written
 
 
@@ -198,8 +211,9 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
     changed = 0
     manifest: Manifest = {}
     joined_kinds = {kind for d in found for kind in d.joins}
+    names = itertools.count()
     for derivation, files in _all_files(stale, found, cache, joined_kinds):
-        changed += _write(build_dir, files, sizes)
+        changed += _write(build_dir, staging, files, sizes, names)
         manifest[derivation.label] = {
             "key": derivation.key,
             "files": {rel: len(content) for rel, content in files.items()},

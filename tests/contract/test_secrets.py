@@ -187,6 +187,17 @@ def _fixture() -> dict:
             lambda d: d.__setitem__("status_reason", f"mysql -p{PLANTED} refused"),
             "$.status_reason",
         ),
+        # Non-ASCII text is searched apart from the rest (contract/_secrets.py _holding).
+        (
+            lambda d: d.__setitem__("status_reason", f"mysql · -p{PLANTED} refused"),
+            "$.status_reason",
+        ),
+        (
+            lambda d: d["reproduce"]["commands"][-1].__setitem__(
+                "command", f"mariadb -e \"CREATE USER u IDENTIFIED BY '{PLANTED}'\""
+            ),
+            f"$.reproduce.commands[{len(_fixture()['reproduce']['commands']) - 1}].command",
+        ),
     ],
 )
 def test_validator_refuses_a_credential_in_clear(plant, path: str) -> None:

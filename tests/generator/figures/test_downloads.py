@@ -52,11 +52,11 @@ def test_every_figure_gets_its_downloads(generated):
 
 
 def test_one_data_json_per_owner_holds_every_point_of_its_figures():
-    files = {
-        "assets/figures/runs/r/tps.json": json.dumps(RANGED).encode(),
-        "assets/figures/runs/r/latency.json": json.dumps(RANGED).encode(),
+    figures = {
+        "assets/figures/runs/r/tps.json": RANGED,
+        "assets/figures/runs/r/latency.json": RANGED,
     }
-    downloads = figure_downloads(files)
+    downloads = figure_downloads(figures, figures)
     assert json.loads(downloads["static/runs/r/figures.json"]) == {
         "tps": figure_data(RANGED), "latency": figure_data(RANGED)
     }  # fmt: skip
@@ -72,7 +72,8 @@ def test_data_and_csv_carry_ranges_and_skip_gaps():
     assert rows[1] == ["a <b>", "1", "10.0", "9.5", "11.0"]
     assert ["gappy", "8", "7", "", ""] in rows
     assert len(rows) == 1 + 3 + 4  # the None point of "gappy" is left out
-    assert set(figure_downloads({"assets/figures/runs/r/tps.json": json.dumps(RANGED).encode()})) == {
+    figures = {"assets/figures/runs/r/tps.json": RANGED}
+    assert set(figure_downloads(figures, figures)) == {
         "static/runs/r/tps.csv", "static/runs/r/figures.json", "static/runs/r/tps.svg"
     }  # fmt: skip
 

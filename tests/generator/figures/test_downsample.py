@@ -12,7 +12,6 @@ from generator.figures.downsample import (
     MAX_POINTS_PER_TRACE,
     MAX_TICKS,
     thin_figure,
-    thinned_figures,
 )
 from generator.figures.monitor import monitor_figures
 from generator.figures.sweep import run_figures
@@ -87,8 +86,10 @@ def test_thousands_of_steps_share_the_figure_budget():
 def test_downloads_keep_every_point_and_the_drawing_is_thinned():
     run = long_series_run()
     rel = run_figure(run["id"], "series")
-    files = {rel: json.dumps(run_figures(run)["series"]).encode()}
-    downloads = figure_downloads(files)
+    figure = run_figures(run)["series"]
+    thinned = thin_figure(figure)
+    assert thinned is not None
+    downloads = figure_downloads({rel: figure}, {rel: thinned})
     stem = figure_download_stem(rel)
     rows = list(csv.reader(io.StringIO(downloads[f"{stem}.csv"].decode())))
     assert len(rows) == 1 + 30 + LONG_SERIES
@@ -96,5 +97,4 @@ def test_downloads_keep_every_point_and_the_drawing_is_thinned():
     assert len(data["traces"][1]["y"]) == LONG_SERIES
     drawn = downloads[f"{stem}.svg"].decode()
     assert len(drawn) < 200_000 and "thinned" in drawn
-    thinned = json.loads(thinned_figures(files)[rel])
     assert max(_points(thinned)) <= MAX_POINTS_PER_TRACE
