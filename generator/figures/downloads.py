@@ -1,6 +1,6 @@
 """The files behind each generated figure, at stable URLs beside the page that owns it.
 
-Every Plotly figure the generator writes to assets/figures/<owner>/<name>.json gets
+Every Plotly figure the generator writes to static/figures/<owner>/<name>.json gets
 static/<owner>/<name>.csv (its data, for a reader to download) and .svg (a static drawing for
 RSS readers and browsers without JavaScript, of the thinned figure a browser draws:
 generator/figures/downsample.py). The data as JSON is one file per owner,

@@ -124,7 +124,12 @@ def files_of_run(
     original: the run it reproduces, when in the archive); its run.json and stored diff are
     copied by hugo_inputs."""
     trust = run_trust(run)
-    page = run_page(run, cell, trust, original)
+    figures = {}
+    if run["steps"]:
+        figures = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
+        figures.update(monitor_figures(run))
+    # "figures": the names its charts may use (_partials/chart.html)
+    page = {**run_page(run, cell, trust, original), "figures": list(figures)}
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
         site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),
@@ -138,10 +143,6 @@ def files_of_run(
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
     if "reproduce" in run:
         files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
-    if not run["steps"]:
-        return files
-    own = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
-    figures = {**own, **monitor_figures(run)}
     return _with_figures(
         files, {site.run_figure(run["id"], name): figure for name, figure in figures.items()}
     )

@@ -4,16 +4,19 @@ the templates and checks both directions.
 
 The build dir is mounted into the site by site/hugo.toml: build/assets -> assets (read with
 resources.Get), build/data -> data (read as hugo.Data.<folder>), build/static -> static
-(served as is). No run document is mounted: Hugo parses every data file at start-up, so what
+(served as is). The figures are static: a template only links them (the browser fetches and
+draws them), and a file Hugo merely copies costs it no resource to track for the whole build;
+`hugo server` copies a changed one without rebuilding a page. No run document is mounted: Hugo parses every data file at start-up, so what
 one run page reads is one asset per run, parsed only by that page (generator/pages/run_page.py).
 
 build_dir/
-  assets/figures/runs/<run>/<fig>.json      Plotly figure of a run page: _partials/run/figure.html
-                                            (fig: RUN_FIGURES, monitor-<family>, ibench-<step>),
+  static/figures/runs/<run>/<fig>.json      Plotly figure of a run page: _partials/run/figure.html
+                                            (fig: RUN_FIGURES, monitor-<family>, ibench-<step>;
+                                            those the run has are its page file's "figures"),
                                             ibench/step-charts.html; drawn by _partials/chart.html
-  assets/figures/campaigns/<campaign>/<workload>/<fig>.json
+  static/figures/campaigns/<campaign>/<workload>/<fig>.json
                                             campaign overlay: _partials/campaign/figure.html
-                                            (fig: CAMPAIGN_FIGURE_METRICS)
+                                            (fig: CAMPAIGN_FIGURE_METRICS, one per metric table)
   assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
                                             _partials/scripts.html, read by js/compare/catalogue.js
   assets/browse/filters.json                what /browse/'s filters match, every run
@@ -72,7 +75,7 @@ OWNED_SUBDIRS = (ASSETS, DATA, STATIC)  # the build dir's folders the generator 
 CACHE_DIR = ".cache"  # derived files by the hash of their inputs, for the next build
 STAGING_DIR = ".staging"  # files being written, outside what `hugo server` watches
 
-FIGURES_DIR = f"{ASSETS}/figures"
+FIGURES_DIR = f"{STATIC}/figures"
 COMPARE_CATALOGUE = f"{ASSETS}/compare/catalogue.json"
 BROWSE_FILTERS = f"{ASSETS}/browse/filters.json"
 BROWSE_PAGES = f"{ASSETS}/browse/pages"
@@ -170,7 +173,7 @@ def static_file(url_path: str) -> str:
 
 
 def figure_download_stem(figure_path: str) -> str:
-    """assets/figures/<owner>/<fig>.json -> static/<owner>/<fig>: the figure's page-relative
+    """static/figures/<owner>/<fig>.json -> static/<owner>/<fig>: the figure's page-relative
     URL without extension, as _partials/chart.html derives it."""
     return f"{STATIC}/" + figure_path.removeprefix(FIGURES_DIR + "/").removesuffix(".json")
 
@@ -179,13 +182,13 @@ FIGURE_DATA = "figures.json"  # beside an owner's figure downloads: all their da
 
 
 def figure_data_download(figure_path: str) -> str:
-    """assets/figures/<owner>/<fig>.json -> static/<owner>/figures.json, as _partials/chart.html
+    """static/figures/<owner>/<fig>.json -> static/<owner>/figures.json, as _partials/chart.html
     derives it: one file for every figure of a run (or a campaign workload), not one per figure."""
     return figure_download_stem(figure_path).rsplit("/", 1)[0] + "/" + FIGURE_DATA
 
 
 def figure_name(figure_path: str) -> str:
-    """assets/figures/<owner>/<fig>.json -> <fig>."""
+    """static/figures/<owner>/<fig>.json -> <fig>."""
     return figure_path.rsplit("/", 1)[1].removesuffix(".json")
 
 

@@ -80,9 +80,11 @@ def test_filters_change_the_list_and_live_in_the_url(site_url, browser, index):
     linked.close()
 
     page.click("button[type=reset]")
+    every = len(index["runs"])
     page.wait_for_function(
-        f"document.querySelectorAll('#browse-results tbody tr').length == {len(index['runs'])}"
+        f"document.getElementById('browse-count').textContent.startsWith('{every} of {every} ')"
     )
+    assert _rows(page) == [run["id"] for run in index["runs"]]
     assert "?" not in page.url
     assert not errors
     page.close()

@@ -18,7 +18,7 @@ def test_the_figures_of_the_first_run_of_every_campaign_are_valid(committed_runs
         first.setdefault(run_file.doc["campaign"]["id"], run_file)
     files = hugo_inputs(list(first.values()))
     figures = {rel: json.loads(content) for rel, content in files.items() if is_figure(rel)}
-    owners = {rel.split("/")[3] for rel in figures if rel.startswith("assets/figures/runs/")}
+    owners = {rel.split("/")[3] for rel in figures if rel.startswith("static/figures/runs/")}
     # a summary table's runs give figures only to their campaign's charts
     drawn = [r for r in first.values() if r.doc["steps"] and contract.recorded_steps(r.doc)]
     assert len(owners) == len(drawn)

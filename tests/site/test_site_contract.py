@@ -74,14 +74,18 @@ def test_run_and_campaign_pages_read_their_own_files_at_the_contract_paths(templ
     assert site.steps_page_file("x") == f"{site.STEPS_PAGES}/x.json"
 
 
-def test_the_indexes_and_figures_are_the_assets_templates_fetch(templates):
+def test_the_indexes_are_the_assets_templates_fetch(templates):
     for path in (site.COMPARE_CATALOGUE, site.BROWSE_FILTERS):
         assert f'resources.Get "{path.removeprefix(site.ASSETS + "/")}"' in templates
-    figures = site.FIGURES_DIR.removeprefix(site.ASSETS + "/")
+
+
+def test_the_figures_are_the_static_files_templates_link(templates):
+    figures = site.FIGURES_DIR.removeprefix(site.STATIC + "/")
     assert f'"{figures}/runs/%s/%s.json"' in templates
     assert f'"{figures}/campaigns/%s/%s/%s.json"' in templates
-    # chart.html turns a figure's asset path into its download stem under static/
+    # chart.html turns a figure's URL path into its download stem under static/
     assert f'strings.TrimPrefix "{figures}/"' in templates
+    assert "resources.Get .figure" not in templates  # linked, never a resource Hugo tracks
 
 
 def test_run_downloads_are_the_files_pages_link_and_scripts_fetch(templates, scripts):

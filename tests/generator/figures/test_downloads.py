@@ -40,8 +40,8 @@ def generated(fixture_runs) -> dict[str, bytes]:
 
 
 def test_every_figure_gets_its_downloads(generated):
-    for rel in (r for r in generated if r.startswith("assets/figures/")):
-        stem = "static/" + rel.removeprefix("assets/figures/").removesuffix(".json")
+    for rel in (r for r in generated if r.startswith("static/figures/")):
+        stem = "static/" + rel.removeprefix("static/figures/").removesuffix(".json")
         for kind in ("csv", "svg"):
             assert f"{stem}.{kind}" in generated, stem
         owner, name = stem.rsplit("/", 1)
@@ -53,8 +53,8 @@ def test_every_figure_gets_its_downloads(generated):
 
 def test_one_data_json_per_owner_holds_every_point_of_its_figures():
     figures = {
-        "assets/figures/runs/r/tps.json": RANGED,
-        "assets/figures/runs/r/latency.json": RANGED,
+        "static/figures/runs/r/tps.json": RANGED,
+        "static/figures/runs/r/latency.json": RANGED,
     }
     downloads = figure_downloads(figures, figures)
     assert json.loads(downloads["static/runs/r/figures.json"]) == {
@@ -72,7 +72,7 @@ def test_data_and_csv_carry_ranges_and_skip_gaps():
     assert rows[1] == ["a <b>", "1", "10.0", "9.5", "11.0"]
     assert ["gappy", "8", "7", "", ""] in rows
     assert len(rows) == 1 + 3 + 4  # the None point of "gappy" is left out
-    figures = {"assets/figures/runs/r/tps.json": RANGED}
+    figures = {"static/figures/runs/r/tps.json": RANGED}
     assert set(figure_downloads(figures, figures)) == {
         "static/runs/r/tps.csv", "static/runs/r/figures.json", "static/runs/r/tps.svg"
     }  # fmt: skip

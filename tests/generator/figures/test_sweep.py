@@ -56,7 +56,7 @@ def test_figure_json_is_small_plain_and_deterministic(fixture_runs):
     first = hugo_inputs(fixture_runs)
     second = hugo_inputs(fixture_runs)
     assert first == second
-    figures = {rel: content for rel, content in first.items() if rel.startswith("assets/figures/")}
+    figures = {rel: content for rel, content in first.items() if rel.startswith("static/figures/")}
     assert figures
     for rel, content in figures.items():
         text = content.decode()
