@@ -13,10 +13,9 @@ import shlex
 from pathlib import Path
 from typing import TypedDict
 
-import jinja2
-
 from contract import RunDocument
 from contract.replay_variables import PRISTINE, reference
+from generator.text_templates import text_templates
 from generator.replay.commands import (
     ReplayCommand,
     admin_client,
@@ -24,12 +23,7 @@ from generator.replay.commands import (
     tuned_my_cnf,
 )
 
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-    autoescape=False,  # a shell script, not HTML
-)
+_TEMPLATES = text_templates(Path(__file__).parent / "templates")
 # A basedir inside a checkout (fetched by `make servers`) is found under the reader's REPO.
 _IN_CHECKOUT = re.compile(r".*/(\.servers/.+)")
 
