@@ -9,7 +9,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Self
 
@@ -19,6 +19,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import contract
 import generator
+from generator.drafts.article import PLACEHOLDER, DraftError, write_draft
+from generator.hugo.load import load_runs
 from harness import PROJECT_ROOT
 from harness.campaign.load import load_campaign
 from harness.errors import ServerStartError, UserError
@@ -37,6 +39,7 @@ console = Console(stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_DATA = PROJECT_ROOT / "data"
 DEFAULT_WORKDIR = PROJECT_ROOT / ".scratch" / "sandboxes"
 DEFAULT_BUILD = PROJECT_ROOT / "build"
+DEFAULT_CONTENT = PROJECT_ROOT / "content"
 DEMO_CAMPAIGN = PROJECT_ROOT / "campaigns" / "demo.toml"
 DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 
@@ -490,6 +493,37 @@ def import_runs(directories: tuple[Path, ...], data_dir: Path) -> None:
     with reported_errors():
         arrivals, files = gather(list(directories))
         land_and_report(arrivals, data_dir, files)
+
+
+@main.group()
+def article() -> None:
+    """Article drafts, from a finished campaign."""
+
+
+@article.command("new")
+@click.argument("campaign_id")
+@click.option("--slug", help="The article's folder under posts/ (default: the campaign's name).")
+@data_dirs_option
+@click.option(
+    "--content",
+    type=directory,
+    default=DEFAULT_CONTENT,
+    show_default="content/",
+    help="The site's content directory: the draft goes to posts/<slug>/index.md in it.",
+)
+def article_new(
+    campaign_id: str, slug: str | None, data_dirs: tuple[Path, ...], content: Path
+) -> None:
+    """Write a draft of the article on CAMPAIGN_ID: front matter, a tl;dr naming the cells its
+    campaign page colours, setup, one section per workload, Reproduce. Never overwrites."""
+    with reported_errors():
+        runs = [run_file.doc for run_file in load_runs(list(data_dirs or (DEFAULT_DATA,)))]
+        try:
+            written = write_draft(runs, campaign_id, content / "posts", slug, date.today().isoformat())
+        except DraftError as exc:
+            fail(str(exc))
+    click.echo(f"wrote {written}")
+    click.echo(f"replace every {PLACEHOLDER!r}, then preview with: mybench serve")
 
 
 @main.command()
