@@ -10,7 +10,9 @@ from typing import Any
 import jinja2
 
 
-def text_templates(folder: Path, filters: dict[str, Callable[..., Any]] | None = None) -> jinja2.Environment:
+def text_templates(
+    folder: Path, filters: dict[str, Callable[..., Any]] | None = None
+) -> jinja2.Environment:
     """The templates of folder, rendered so that a value the code forgot to pass stops the
     render with its name (StrictUndefined) instead of leaving an empty string in the file."""
     environment = jinja2.Environment(

@@ -72,11 +72,16 @@ def _figures(campaign_id: str, finding: Finding) -> list[str]:
         ]  # fmt: skip
     if finding.table == "ibench":
         return [
-            shortcode("value", campaign=campaign_id, report="ibench", workload=finding.subject,
-                      variant=finding.variant, step=cell.level)
+            f"`{cell.level}` " + shortcode("value", campaign=campaign_id, report="ibench",
+                                           workload=finding.subject, variant=finding.variant,
+                                           step=cell.level)
             for cell in cells
         ]  # fmt: skip
-    return [shortcode("fact", campaign=campaign_id, key=f"{cell.path}.ratio") for cell in cells]
+    return [
+        f"{_levels_text([cell.level], step=False)} "
+        + shortcode("fact", campaign=campaign_id, key=f"{cell.path}.ratio")
+        for cell in cells
+    ]
 
 
 def _finding(campaign_id: str, finding: Finding, summary: dict[str, Any]) -> dict[str, Any]:
@@ -220,7 +225,8 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "findings": [_finding(campaign_id, finding, summary) for finding in found],
         "quiet": quiet(summary, found),
         "servers": _servers(runs),
-        "fold_diff": sum(len(g["rows"]) for g in summary["config_diff"]["groups"]) > FOLD_DIFF_OVER,
+        "fold_diff": sum(len(g["rows"]) for g in summary["config_diff"]["groups"])
+        > FOLD_DIFF_OVER,
         "host_run": reproduced if "origin" not in reproduced else None,
         "measured": any("origin" not in run for run in runs),
         "ibench_only": all(is_ibench(run) for run in runs),

@@ -86,12 +86,15 @@ def differences(summary: dict[str, Any]) -> list[Difference]:
     if suite := summary["suite"]:
         for l_index, level in enumerate(suite["levels"]):
             tables = [("throughput", level["throughput"])] + [
-                (f"efficiency.{e_index}", table) for e_index, table in enumerate(level["efficiency"])
+                (f"efficiency.{e_index}", table)
+                for e_index, table in enumerate(level["efficiency"])
             ]
             for where, table in tables:
                 for g_index, group in enumerate(table["groups"]):
                     for r_index, row in enumerate(group["rows"]):
-                        path = f"suite.levels.{l_index}.{where}.groups.{g_index}.rows.{r_index}.cells"
+                        path = (
+                            f"suite.levels.{l_index}.{where}.groups.{g_index}.rows.{r_index}.cells"
+                        )
                         for cell, cell_path in _coloured(row["cells"], path):
                             found.append(
                                 Difference("suite", row["test"], cell["variant"], table["metric"],
