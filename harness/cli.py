@@ -548,7 +548,11 @@ PRESETS_HELP = (
     "\b\nPresets (each brings its reference's workloads, sweep and repeats):\n"
     + "\n".join(
         textwrap.fill(
-            preset.brings, 78, initial_indent=f"  {name:<10} ", subsequent_indent=" " * 13
+            preset.brings,
+            78,
+            initial_indent=f"  {name:<10} ",
+            subsequent_indent=" " * 13,
+            break_on_hyphens=False,
         )
         for name, preset in PRESETS.items()
     )
