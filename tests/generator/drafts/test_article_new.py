@@ -11,6 +11,7 @@ from click.testing import CliRunner
 from generator.drafts.article import PLACEHOLDER
 from generator.text_templates import text_templates
 from harness.cli import main
+from tests.helpers.paths import REPO
 from tests.helpers.site_build import data_of
 
 CAMPAIGN = "trust-aa-binlog-20261123-111553"
@@ -56,3 +57,12 @@ def test_a_missing_value_fails_the_render(tmp_path):
     with pytest.raises(jinja2.UndefinedError, match="name"):
         templates.get_template("t.j2").render(title="x")
     assert templates.get_template("t.j2").render(title="a", name="b") == "title = a & <b>\n"
+
+
+def test_the_guide_starts_from_article_new():
+    guide = (REPO / "content" / "guide" / "articles.md").read_text()
+    first_section = guide.split("\n## ", 2)[1]
+    assert first_section.startswith("Start from a draft: `mybench article new`")
+    for option in ("--slug", "--data", "--content"):
+        assert f"`{option}" in first_section, f"the guide documents {option}"
+    assert PLACEHOLDER in first_section, "the guide names the placeholder to replace"

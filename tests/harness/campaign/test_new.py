@@ -136,3 +136,10 @@ def test_a_new_campaign_runs_against_a_sandbox(tmp_path):
         assert run["workload"]["rows_after_prepare"] == 4 * 2000
         assert [step["threads"] for step in run["steps"]] == [1]
         assert run["steps"][0]["tps"] > 0
+
+
+def test_the_guide_documents_every_preset():
+    guide = (CAMPAIGNS_DIR.parent / "content" / "guide" / "campaigns.md").read_text()
+    assert "## Start from a preset: `mybench campaign new`" in guide
+    for name in PRESETS:
+        assert f"| `{name}` |" in guide, f"the guide's preset table lacks {name}"
