@@ -122,8 +122,8 @@ def _servers(runs: list[RunDocument]) -> list[dict[str, Any]]:
         if run["variant"] not in servers[key]["variants"]:
             servers[key]["variants"].append(run["variant"])
     order = variant_order(runs)
-    for server in servers.values():
-        server["variants"].sort(key=order.index)
+    for build in servers.values():
+        build["variants"].sort(key=order.index)
     return list(servers.values())
 
 
