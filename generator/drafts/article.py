@@ -13,7 +13,7 @@ from contract import RunDocument
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.ratios import METRICS, QPS_METRIC, variant_order
-from generator.drafts.differences import Finding, findings, quiet
+from generator.drafts.differences import Finding, findings, quiet, unjudged
 from generator.hugo.site_contract import ibench_figure
 from generator.pages.campaign import summarize_campaign
 from generator.pages.ibench import is_ibench, run_report
@@ -224,6 +224,7 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "placeholder": PLACEHOLDER,
         "findings": [_finding(campaign_id, finding, summary) for finding in found],
         "quiet": quiet(summary, found),
+        "unjudged": unjudged(summary),
         "servers": _servers(runs),
         "fold_diff": sum(len(g["rows"]) for g in summary["config_diff"]["groups"])
         > FOLD_DIFF_OVER,

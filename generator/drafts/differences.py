@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 COLOURED = ("better", "worse")
+# Beyond the band but not coloured: the interval holds 1, or there is none (ratios.stat_cell).
+NOT_JUDGED = ("noise", "unjudged")
 
 
 @dataclass(frozen=True)
@@ -53,36 +55,26 @@ class Finding:
         return [cell.level for cell in self.cells]
 
 
-def _coloured(cells: list[dict[str, Any]], path: str) -> Iterator[tuple[dict[str, Any], str]]:
-    for index, cell in enumerate(cells):
-        if cell["verdict"] in COLOURED and cell.get("sustained") is not False:
-            yield cell, f"{path}.{index}"
-
-
 def _rows(table: dict[str, Any], path: str) -> Iterator[tuple[dict[str, Any], str, str]]:
-    """(cell, its path, threads) of a ratio table's coloured cells."""
-    for row_index, row in enumerate(table["rows"]):
-        for cell, cell_path in _coloured(row["cells"], f"{path}.rows.{row_index}.cells"):
-            yield cell, cell_path, str(row["threads"])
+    """(cell, its path, threads) of every cell of a ratio table."""
+    for r_index, row in enumerate(table["rows"]):
+        for c_index, cell in enumerate(row["cells"]):
+            yield cell, f"{path}.rows.{r_index}.cells.{c_index}", str(row["threads"])
 
 
-def differences(summary: dict[str, Any]) -> list[Difference]:
-    """Every coloured cell of the campaign page, table by table as the page shows them."""
-    found: list[Difference] = []
+def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[str, Any]]]:
+    """Every ratio cell of the campaign page, table by table as the page shows them, with the
+    cell as the summary holds it."""
     for w_index, workload in enumerate(summary["workloads"]):
         for metric, table in workload["metrics"].items():
             for cell, path, threads in _rows(table, f"workloads.{w_index}.metrics.{metric}"):
-                found.append(
-                    Difference("sweep", workload["name"], cell["variant"], metric, threads,
-                               cell["verdict"], cell["ratio"], path)
-                )  # fmt: skip
+                yield Difference("sweep", workload["name"], cell["variant"], metric, threads,
+                                 cell["verdict"], cell["ratio"], path), cell  # fmt: skip
     if tpcc := summary["tpcc"]:
         for metric, table in tpcc["metrics"].items():
             for cell, path, threads in _rows(table, f"tpcc.metrics.{metric}"):
-                found.append(
-                    Difference("tpcc", "TPC-C-like", cell["variant"], metric, threads,
-                               cell["verdict"], cell["ratio"], path)
-                )  # fmt: skip
+                yield Difference("tpcc", "TPC-C-like", cell["variant"], metric, threads,
+                                 cell["verdict"], cell["ratio"], path), cell  # fmt: skip
     if suite := summary["suite"]:
         for l_index, level in enumerate(suite["levels"]):
             tables = [("throughput", level["throughput"])] + [
@@ -92,27 +84,39 @@ def differences(summary: dict[str, Any]) -> list[Difference]:
             for where, table in tables:
                 for g_index, group in enumerate(table["groups"]):
                     for r_index, row in enumerate(group["rows"]):
-                        path = (
-                            f"suite.levels.{l_index}.{where}.groups.{g_index}.rows.{r_index}.cells"
-                        )
-                        for cell, cell_path in _coloured(row["cells"], path):
-                            found.append(
-                                Difference("suite", row["test"], cell["variant"], table["metric"],
-                                           str(level["threads"]), cell["verdict"], cell["ratio"],
-                                           cell_path)
-                            )  # fmt: skip
+                        path = f"suite.levels.{l_index}.{where}.groups.{g_index}.rows.{r_index}"
+                        for c_index, cell in enumerate(row["cells"]):
+                            yield Difference("suite", row["test"], cell["variant"],
+                                             table["metric"], str(level["threads"]),
+                                             cell["verdict"], cell["ratio"],
+                                             f"{path}.cells.{c_index}"), cell  # fmt: skip
     if ibench := summary["ibench"]:
         for w_index, workload in enumerate(ibench["workloads"]):
             for r_index, row in enumerate(workload["rows"]):
-                path = f"ibench.workloads.{w_index}.rows.{r_index}.cells"
-                for cell, cell_path in _coloured(row["cells"], path):
-                    step_index = int(cell_path.rpartition(".")[2])
-                    found.append(
-                        Difference("ibench", workload["name"], row["variant"],
-                                   workload["units"][step_index], workload["steps"][step_index],
-                                   cell["verdict"], cell["ratio"], cell_path)
-                    )  # fmt: skip
-    return found
+                for step_index, cell in enumerate(row["cells"]):
+                    path = f"ibench.workloads.{w_index}.rows.{r_index}.cells.{step_index}"
+                    yield Difference("ibench", workload["name"], row["variant"],
+                                     workload["units"][step_index], workload["steps"][step_index],
+                                     cell["verdict"], cell["ratio"], path), cell  # fmt: skip
+
+
+def differences(summary: dict[str, Any]) -> list[Difference]:
+    """Every coloured cell of the campaign page."""
+    return [
+        difference
+        for difference, cell in compared_cells(summary)
+        if difference.verdict in COLOURED and cell.get("sustained") is not False
+    ]
+
+
+def unjudged(summary: dict[str, Any]) -> bool:
+    """Whether some ratio is beyond the band with no interval to judge it by (one pass of
+    steps too short for per-second samples, or imported figures): not coloured, yet not shown
+    to be noise either."""
+    return any(
+        difference.verdict in NOT_JUDGED and cell["interval"] is None
+        for difference, cell in compared_cells(summary)
+    )
 
 
 def findings(summary: dict[str, Any]) -> list[Finding]:

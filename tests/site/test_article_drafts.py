@@ -212,3 +212,10 @@ def test_draft_without_a_coloured_cell_says_nothing_differs(drafts):
     text = tldr(drafts["articles"]["ibench"])
     assert "Nothing differs beyond the noise" in text
     assert "`ps-on` and `ps-off`" in text
+
+
+def test_draft_says_when_ratios_beyond_the_band_could_not_be_judged(drafts):
+    """One pass of 10 s steps gives no interval: the suite's large ratios are not coloured,
+    and the draft must not let that read as "no difference"."""
+    assert "no interval to judge them by" in tldr(drafts["articles"]["suite"])
+    assert "no interval to judge them by" not in tldr(drafts["articles"]["sweep"])
