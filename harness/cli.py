@@ -10,7 +10,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import date, datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
@@ -522,9 +522,8 @@ def article_new(
     with reported_errors():
         runs = [run_file.doc for run_file in load_runs(list(data_dirs or (DEFAULT_DATA,)))]
         try:
-            written = write_draft(
-                runs, campaign_id, content / "posts", slug, date.today().isoformat()
-            )
+            today = datetime.now(UTC).date().isoformat()  # the day the run ids are stamped in
+            written = write_draft(runs, campaign_id, content / "posts", slug, today)
         except DraftError as exc:
             fail(str(exc))
     click.echo(f"wrote {written}")

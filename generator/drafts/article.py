@@ -6,6 +6,7 @@ the author replaces the marked placeholders with the analysis."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ from generator.text_templates import text_templates
 
 # Shown at each place the author writes; the guide tells to replace them all before publishing.
 PLACEHOLDER = "✍ Your analysis:"
+# The folder name is the URL: what a campaign name may hold, less the underscore.
+SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
 # A configuration diff this long (two server versions differ in dozens of defaults) is folded.
 FOLD_DIFF_OVER = 12
 _TEMPLATES = text_templates(
@@ -215,6 +218,10 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
     summary = summarize_campaign(runs)
     campaign_id = summary["id"]
     found = findings(summary)
+    quiet_columns = quiet(summary, found)
+    quiet_by_base: dict[str, list[str]] = {}
+    for column in quiet_columns:
+        quiet_by_base.setdefault(column.base, []).append(column.variant)
     reproduced = _reproduced_run(summary, runs)
     context = {
         "campaign": summary,
@@ -223,7 +230,8 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "terms": _terms(runs),
         "placeholder": PLACEHOLDER,
         "findings": [_finding(campaign_id, finding, summary) for finding in found],
-        "quiet": quiet(summary, found),
+        "quiet": quiet_columns,
+        "quiet_by_base": quiet_by_base,
         "unjudged": unjudged(summary),
         "servers": _servers(runs),
         "fold_diff": sum(len(g["rows"]) for g in summary["config_diff"]["groups"])
@@ -246,7 +254,10 @@ def write_draft(
     of_campaign = [run for run in runs if run["campaign"]["id"] == campaign_id]
     if not of_campaign:
         raise DraftError(f"no run of campaign {campaign_id!r} in the results")
-    article = posts / (slug or of_campaign[0]["campaign"]["name"]) / "index.md"
+    slug = slug or of_campaign[0]["campaign"]["name"]
+    if not SLUG.fullmatch(slug):
+        raise DraftError(f"slug {slug!r}: lower-case letters, digits and dashes only")
+    article = posts / slug / "index.md"
     if article.exists():
         raise DraftError(f"{article} exists; give another --slug or remove it first")
     text = render_draft(of_campaign, date)
