@@ -64,22 +64,39 @@ def _figures(campaign_id: str, finding: Finding) -> list[str]:
     cells = finding.cells
     if finding.table == "sweep":
         return [
-            shortcode("value", campaign=campaign_id, workload=finding.subject,
-                      variant=finding.variant, metric=finding.measure,
-                      threads=",".join(finding.levels))
-        ]  # fmt: skip
+            shortcode(
+                "value",
+                campaign=campaign_id,
+                workload=finding.subject,
+                variant=finding.variant,
+                metric=finding.measure,
+                threads=",".join(finding.levels),
+            )
+        ]
     if finding.table == "tpcc":
         return [
-            shortcode("value", campaign=campaign_id, report="tpcc", variant=finding.variant,
-                      metric=finding.measure, threads=",".join(finding.levels))
-        ]  # fmt: skip
+            shortcode(
+                "value",
+                campaign=campaign_id,
+                report="tpcc",
+                variant=finding.variant,
+                metric=finding.measure,
+                threads=",".join(finding.levels),
+            )
+        ]
     if finding.table == "ibench":
         return [
-            f"`{cell.level}` " + shortcode("value", campaign=campaign_id, report="ibench",
-                                           workload=finding.subject, variant=finding.variant,
-                                           step=cell.level)
+            f"`{cell.level}` "
+            + shortcode(
+                "value",
+                campaign=campaign_id,
+                report="ibench",
+                workload=finding.subject,
+                variant=finding.variant,
+                step=cell.level,
+            )
             for cell in cells
-        ]  # fmt: skip
+        ]
     return [
         f"{_levels_text([cell.level], step=False)} "
         + shortcode("fact", campaign=campaign_id, key=f"{cell.path}.ratio")
@@ -87,18 +104,12 @@ def _figures(campaign_id: str, finding: Finding) -> list[str]:
     ]
 
 
-def _finding(campaign_id: str, finding: Finding, summary: dict[str, Any]) -> dict[str, Any]:
-    base = {
-        "tpcc": (summary["tpcc"] or {}).get("base"),
-        "ibench": next(
-            (w["base"] for w in (summary["ibench"] or {}).get("workloads", [])
-             if w["name"] == finding.subject), None),
-    }.get(finding.table) or summary["base"]  # fmt: skip
+def _finding(campaign_id: str, finding: Finding) -> dict[str, Any]:
     step = finding.table == "ibench"
     return {
         "subject": finding.subject,
         "variant": finding.variant,
-        "base": base,
+        "base": finding.base,
         "measure": _MEASURES.get(finding.measure, finding.measure),
         "verdict": finding.verdict,
         "where": _levels_text(finding.levels, step),
@@ -147,12 +158,19 @@ def _sections(summary: dict[str, Any], runs: list[RunDocument]) -> list[dict[str
         if workload["name"] in in_suite | tpcc:
             continue
         metrics = workload["metrics"]
-        figures = [shortcode("chart", campaign=campaign_id, workload=workload["name"],
-                             fig="qps" if "qps" in metrics else "tps")]  # fmt: skip
+        figures = [
+            shortcode(
+                "chart",
+                campaign=campaign_id,
+                workload=workload["name"],
+                fig="qps" if "qps" in metrics else "tps",
+            )
+        ]
         figures.append(shortcode("ratios", campaign=campaign_id, workload=workload["name"]))
         if "p95" in metrics:
-            figures.append(shortcode("chart", campaign=campaign_id, workload=workload["name"],
-                                     fig="latency"))  # fmt: skip
+            figures.append(
+                shortcode("chart", campaign=campaign_id, workload=workload["name"], fig="latency")
+            )
         sections.append({"title": workload["name"], "figures": figures})
     if suite := summary["suite"]:
         tables = ["relative", *(["peak"] if suite["peak"] else [])]
@@ -229,7 +247,7 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "date": date,
         "terms": _terms(runs),
         "placeholder": PLACEHOLDER,
-        "findings": [_finding(campaign_id, finding, summary) for finding in found],
+        "findings": [_finding(campaign_id, finding) for finding in found],
         "quiet": quiet_columns,
         "quiet_by_base": quiet_by_base,
         "unjudged": unjudged(summary),

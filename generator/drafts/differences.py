@@ -27,6 +27,7 @@ class Difference:
     table: str  # "sweep" (a workload's ratio tables), "tpcc", "suite" or "ibench"
     subject: str  # the workload, TPC-C-like line, suite test or Insert Benchmark workload
     variant: str
+    base: str  # the column the ratio divides by
     measure: str  # what the ratio divides: tps, p95, qps; a suite metric; an ibench unit
     level: str  # the thread count, or the Insert Benchmark step
     verdict: str
@@ -41,6 +42,7 @@ class Finding:
     table: str
     subject: str
     variant: str
+    base: str
     measure: str
     verdict: str
     cells: tuple[Difference, ...]
@@ -68,13 +70,37 @@ def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[s
     for w_index, workload in enumerate(summary["workloads"]):
         for metric, table in workload["metrics"].items():
             for cell, path, threads in _rows(table, f"workloads.{w_index}.metrics.{metric}"):
-                yield Difference("sweep", workload["name"], cell["variant"], metric, threads,
-                                 cell["verdict"], cell["ratio"], path), cell  # fmt: skip
+                yield (
+                    Difference(
+                        "sweep",
+                        workload["name"],
+                        cell["variant"],
+                        table["base"],
+                        metric,
+                        threads,
+                        cell["verdict"],
+                        cell["ratio"],
+                        path,
+                    ),
+                    cell,
+                )
     if tpcc := summary["tpcc"]:
         for metric, table in tpcc["metrics"].items():
             for cell, path, threads in _rows(table, f"tpcc.metrics.{metric}"):
-                yield Difference("tpcc", "TPC-C-like", cell["variant"], metric, threads,
-                                 cell["verdict"], cell["ratio"], path), cell  # fmt: skip
+                yield (
+                    Difference(
+                        "tpcc",
+                        "TPC-C-like",
+                        cell["variant"],
+                        table["base"],
+                        metric,
+                        threads,
+                        cell["verdict"],
+                        cell["ratio"],
+                        path,
+                    ),
+                    cell,
+                )
     if suite := summary["suite"]:
         for l_index, level in enumerate(suite["levels"]):
             tables = [("throughput", level["throughput"])] + [
@@ -86,18 +112,39 @@ def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[s
                     for r_index, row in enumerate(group["rows"]):
                         path = f"suite.levels.{l_index}.{where}.groups.{g_index}.rows.{r_index}"
                         for c_index, cell in enumerate(row["cells"]):
-                            yield Difference("suite", row["test"], cell["variant"],
-                                             table["metric"], str(level["threads"]),
-                                             cell["verdict"], cell["ratio"],
-                                             f"{path}.cells.{c_index}"), cell  # fmt: skip
+                            yield (
+                                Difference(
+                                    "suite",
+                                    row["test"],
+                                    cell["variant"],
+                                    table["base"],
+                                    table["metric"],
+                                    str(level["threads"]),
+                                    cell["verdict"],
+                                    cell["ratio"],
+                                    f"{path}.cells.{c_index}",
+                                ),
+                                cell,
+                            )
     if ibench := summary["ibench"]:
         for w_index, workload in enumerate(ibench["workloads"]):
             for r_index, row in enumerate(workload["rows"]):
                 for step_index, cell in enumerate(row["cells"]):
                     path = f"ibench.workloads.{w_index}.rows.{r_index}.cells.{step_index}"
-                    yield Difference("ibench", workload["name"], row["variant"],
-                                     workload["units"][step_index], workload["steps"][step_index],
-                                     cell["verdict"], cell["ratio"], path), cell  # fmt: skip
+                    yield (
+                        Difference(
+                            "ibench",
+                            workload["name"],
+                            row["variant"],
+                            workload["base"],
+                            workload["units"][step_index],
+                            workload["steps"][step_index],
+                            cell["verdict"],
+                            cell["ratio"],
+                            path,
+                        ),
+                        cell,
+                    )
 
 
 def differences(summary: dict[str, Any]) -> list[Difference]:
@@ -121,9 +168,9 @@ def unjudged(summary: dict[str, Any]) -> bool:
 
 def findings(summary: dict[str, Any]) -> list[Finding]:
     """The coloured cells grouped into tl;dr lines, the largest difference first."""
-    groups: dict[tuple[str, str, str, str, str], list[Difference]] = {}
+    groups: dict[tuple[str, str, str, str, str, str], list[Difference]] = {}
     for cell in differences(summary):
-        key = (cell.table, cell.subject, cell.variant, cell.measure, cell.verdict)
+        key = (cell.table, cell.subject, cell.variant, cell.base, cell.measure, cell.verdict)
         groups.setdefault(key, []).append(cell)
     found = [Finding(*key, tuple(cells)) for key, cells in groups.items()]
     return sorted(found, key=lambda finding: -finding.size)

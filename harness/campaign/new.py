@@ -219,15 +219,24 @@ def render_campaign(
     if preset.needs_variants and not extra:
         raise UserError(f"preset {preset_name!r} compares variants: give at least one --variant")
     sweep = dict(preset.sweep)
-    for key, value in (("threads", overrides.threads), ("step_seconds", overrides.step_seconds),
-                       ("repeats", overrides.repeats)):  # fmt: skip
+    for key, value in (
+        ("threads", overrides.threads),
+        ("step_seconds", overrides.step_seconds),
+        ("repeats", overrides.repeats),
+    ):
         if value is not None:
             sweep[key] = value
     workloads = {
-        label: {**workload, **({"table_size": overrides.table_size}
-                               if overrides.table_size and "table_size" in workload else {})}
+        label: {
+            **workload,
+            **(
+                {"table_size": overrides.table_size}
+                if overrides.table_size and "table_size" in workload
+                else {}
+            ),
+        }
         for label, workload in preset.workloads.items()
-    }  # fmt: skip
+    }
     context = {
         "name": name,
         "title": title or name,
