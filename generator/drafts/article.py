@@ -204,6 +204,22 @@ def _sections(summary: dict[str, Any], runs: list[RunDocument]) -> list[dict[str
     return sections
 
 
+def _configured_differences(summary: dict[str, Any]) -> int:
+    """Rows of the configuration diff, less those that tell server instances apart (ports,
+    paths), which differ in every campaign."""
+    groups = summary["config_diff"]["groups"]
+    return sum(len(group["rows"]) for group in groups if not group["instance"])
+
+
+def _base_run(summary: dict[str, Any], runs: list[RunDocument]) -> RunDocument | None:
+    """The first pass of the base variant on its first workload, when the harness ran it (an
+    imported run may have no my.cnf to show)."""
+    base = summary["base"]
+    first_workload = min(run["workload"]["name"] for run in runs if run["variant"] == base)
+    run = _first_pass(runs, base, first_workload)
+    return run if "origin" not in run else None
+
+
 def _reproduced_run(summary: dict[str, Any], runs: list[RunDocument]) -> RunDocument:
     """The run whose my.cnf and commands the Reproduce section shows: the first pass of the
     first variant compared with the base (the base itself in a one-variant campaign)."""
@@ -252,13 +268,13 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "quiet_by_base": quiet_by_base,
         "unjudged": unjudged(summary),
         "servers": _servers(runs),
-        "fold_diff": sum(len(g["rows"]) for g in summary["config_diff"]["groups"])
-        > FOLD_DIFF_OVER,
+        "fold_diff": _configured_differences(summary) > FOLD_DIFF_OVER,
         "host_run": reproduced if "origin" not in reproduced else None,
         "measured": any("origin" not in run for run in runs),
         "ibench_only": all(is_ibench(run) for run in runs),
         "sections": _sections(summary, runs),
         "reproduced": reproduced,
+        "base_run": _base_run(summary, runs) if reproduced["variant"] != summary["base"] else None,
         "shortcode": shortcode,
     }
     return _TEMPLATES.get_template("article.md.j2").render(context)
