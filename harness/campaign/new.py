@@ -159,6 +159,12 @@ class Variant:
     label: str
     options: dict[str, OptionValue]
 
+    @property
+    def description(self) -> str:
+        """What its run pages say it is until the author writes why."""
+        settings = ", ".join(f"{name} = {toml_value(v)}" for name, v in self.options.items())
+        return f"Sets {settings} over the base my.cnf."
+
 
 def option_value(text: str) -> OptionValue:
     """A my.cnf value as TOML should hold it: true/false as booleans, integers as integers."""

@@ -31,6 +31,7 @@ def test_every_preset_loads_with_two_servers_and_a_variant(tmp_path, preset):
     assert labels == expected
     binlog = campaign.variants[-1].options
     assert binlog == {"log_bin": "binlog", "sync_binlog": 1, "server_id": 1, "skip_log_bin": False}
+    assert "sync_binlog = 1" in campaign.variants[-1].description
     assert campaign.base_mycnf == SMALL_VM.read_text()
     text = out.read_text()
     assert text.startswith("# ") and f"--preset {preset}" in text
