@@ -20,7 +20,7 @@ TomlValue = OptionValue | list[int] | dict[str, OptionValue]
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
 _NOT_IN_LABEL = re.compile(r"[^a-z0-9_-]+")
 LABEL_LENGTH = 40  # the schema's $defs/label maxLength
-_DOUBLED = [1, 2, 4, 8, 16, 32]
+_THREADS_1_TO_32 = [1, 2, 4, 8, 16, 32]
 
 
 def toml_value(value: TomlValue) -> str:
@@ -49,7 +49,7 @@ _TEMPLATES = text_templates(
 @dataclass(frozen=True)
 class Preset:
     brings: str  # one line for --help
-    about: str  # the campaign file's opening comment: what it measures and how long it takes
+    about: str  # the campaign file's opening comment: what it measures, and how
     sweep: dict[str, int | list[int]]
     workloads: dict[str, dict[str, TomlValue]]
     base_buffer_pool: str | None = None
@@ -65,10 +65,9 @@ PRESETS = {
     "dimitri": Preset(
         "Dimitri Kravtchuk's sysbench set: point-selects, OLTP_RO, OLTP_RW, Update-NoKey, "
         "1-32 threads, 10 s steps after a 5 s warm-up, three passes",
-        "Dimitri Kravtchuk's sysbench set swept over thread counts, three interleaved passes\n"
-        "(about 40 minutes per variant and server on a 2-vCPU VM).",
+        "Dimitri Kravtchuk's sysbench set swept over thread counts, three interleaved passes.",
         {
-            "threads": _DOUBLED,
+            "threads": _THREADS_1_TO_32,
             "step_seconds": 10,
             "sleep_seconds": 1,
             "warmup_seconds": 5,
@@ -84,7 +83,7 @@ PRESETS = {
     "callaghan": Preset(
         "Mark Callaghan's 33 microbenchmarks in his order on one cached table, 1 thread, "
         "10 s per test after a 5 s warm-up",
-        "Mark Callaghan's microbenchmarks, one pass (about 10 minutes per variant and server).\n"
+        "Mark Callaghan's microbenchmarks in his order, one pass.\n"
         "One pass of 10 s steps gives no interval: ratios are shown, never coloured; add\n"
         "repeats to judge them.",
         {"step_seconds": 10, "warmup_seconds": 5},
@@ -95,7 +94,7 @@ PRESETS = {
         "three passes, consistency checked after each load and run",
         "The project's TPC-C-like Lua (unaudited, not a TPC-C result): the same warehouses as\n"
         "one table set or as independent sets, three interleaved passes.",
-        {"threads": _DOUBLED[:5], "step_seconds": 15, "sleep_seconds": 2, "repeats": 3},
+        {"threads": _THREADS_1_TO_32[:5], "step_seconds": 15, "sleep_seconds": 2, "repeats": 3},
         {
             "one-set-4w": {"test": "tpcc", "tables": 1, "options": {"scale": 4}},
             "four-sets-1w": {"test": "tpcc", "tables": 4, "options": {"scale": 1}},
@@ -105,8 +104,8 @@ PRESETS = {
     "ibench": Preset(
         "the Insert Benchmark sized for a small VM: 2 clients, load, index, insert+delete, "
         "then range and point queries under background writes; three passes",
-        "The Insert Benchmark in the reference's step order, sized for a 2-vCPU VM (about 10\n"
-        "minutes per pass and variant); a q step that missed its background target is greyed.",
+        "The Insert Benchmark in the reference's step order, sized for a 2-vCPU VM, three\n"
+        "interleaved passes; a q step that missed its background target is greyed.",
         {"repeats": 3},
         {
             "ibench": {
@@ -126,7 +125,7 @@ PRESETS = {
         "Update-NoKey, 1-8 threads, three passes; any --variant is a known difference beside it",
         "An A/A campaign: base and base-again share one my.cnf, so any coloured cell between\n"
         "them is noise the trust rules let through. Three interleaved passes.",
-        {"threads": _DOUBLED[:4], "step_seconds": 10, "sleep_seconds": 1, "repeats": 3},
+        {"threads": _THREADS_1_TO_32[:4], "step_seconds": 10, "sleep_seconds": 1, "repeats": 3},
         {
             "point-select": _sysbench("oltp_point_select", 4, 100_000),
             "update-nokey": _sysbench("oltp_update_non_index", 4, 100_000),
@@ -139,7 +138,7 @@ PRESETS = {
         "A configuration study: every variant against the base my.cnf on the two sysbench\n"
         "tests that commit, three interleaved passes.",
         {
-            "threads": _DOUBLED,
+            "threads": _THREADS_1_TO_32,
             "step_seconds": 10,
             "sleep_seconds": 1,
             "warmup_seconds": 5,
