@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import shlex
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Self
 
@@ -19,8 +20,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import contract
 import generator
+from generator.drafts.article import PLACEHOLDER, DraftError, write_draft
+from generator.hugo.load import load_runs
 from harness import PROJECT_ROOT
 from harness.campaign.load import load_campaign
+from harness.campaign.new import PRESETS, Overrides, write_campaign
 from harness.errors import ServerStartError, UserError
 from harness.importing.documents import Provenance
 from harness.importing.landing import Arrival, land
@@ -37,6 +41,8 @@ console = Console(stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_DATA = PROJECT_ROOT / "data"
 DEFAULT_WORKDIR = PROJECT_ROOT / ".scratch" / "sandboxes"
 DEFAULT_BUILD = PROJECT_ROOT / "build"
+DEFAULT_CONTENT = PROJECT_ROOT / "content"
+DEFAULT_MYCNF = PROJECT_ROOT / "campaigns" / "mycnf" / "small-vm.cnf"
 DEMO_CAMPAIGN = PROJECT_ROOT / "campaigns" / "demo.toml"
 DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 
@@ -490,6 +496,148 @@ def import_runs(directories: tuple[Path, ...], data_dir: Path) -> None:
     with reported_errors():
         arrivals, files = gather(list(directories))
         land_and_report(arrivals, data_dir, files)
+
+
+@main.group()
+def article() -> None:
+    """Article drafts, from a finished campaign."""
+
+
+@article.command("new")
+@click.argument("campaign_id")
+@click.option("--slug", help="The article's folder under posts/ (default: the campaign's name).")
+@data_dirs_option
+@click.option(
+    "--content",
+    type=directory,
+    default=DEFAULT_CONTENT,
+    show_default="content/",
+    help="The site's content directory: the draft goes to posts/<slug>/index.md in it.",
+)
+def article_new(
+    campaign_id: str, slug: str | None, data_dirs: tuple[Path, ...], content: Path
+) -> None:
+    """Write a draft of the article on CAMPAIGN_ID: front matter, a tl;dr naming the cells its
+    campaign page colours, setup, one section per workload, Reproduce. Never overwrites."""
+    with reported_errors():
+        runs = [run_file.doc for run_file in load_runs(list(data_dirs or (DEFAULT_DATA,)))]
+        try:
+            today = datetime.now(UTC).date().isoformat()  # the day the run ids are stamped in
+            written = write_draft(runs, campaign_id, content / "posts", slug, today)
+        except DraftError as exc:
+            fail(str(exc))
+    click.echo(f"wrote {written}")
+    click.echo(f"replace every {PLACEHOLDER!r}, then preview with: mybench serve")
+
+
+def thread_list(
+    _context: click.Context, _param: click.Parameter, text: str | None
+) -> list[int] | None:
+    """--threads 1,2,4 as a list of thread counts."""
+    if text is None:
+        return None
+    try:
+        return [int(level) for level in text.split(",")]
+    except ValueError:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of counts") from None
+
+
+# \b keeps click from rewrapping the list; each preset's line is wrapped here instead.
+PRESETS_HELP = (
+    "\b\nPresets (each brings its reference's workloads, sweep and repeats):\n"
+    + "\n".join(
+        textwrap.fill(
+            preset.brings,
+            78,
+            initial_indent=f"  {name:<10} ",
+            subsequent_indent=" " * 13,
+            break_on_hyphens=False,
+        )
+        for name, preset in PRESETS.items()
+    )
+)
+
+
+@main.group()
+def campaign() -> None:
+    """Campaign files, from presets."""
+
+
+@campaign.command("new", epilog=PRESETS_HELP)
+@click.argument("name")
+@click.option(
+    "--preset",
+    "preset_name",
+    type=click.Choice(list(PRESETS)),
+    required=True,
+    help="What the campaign runs (listed below).",
+)
+@click.option(
+    "--server",
+    "servers",
+    multiple=True,
+    metavar="LABEL=BASEDIR",
+    help="A server build to sandbox, e.g. mariadb-10-11=/usr (repeatable).",
+)
+@click.option(
+    "--variant",
+    "variants",
+    multiple=True,
+    metavar="[LABEL:]NAME=VALUE[,...]",
+    help="A my.cnf variant beside the base: options set over the base my.cnf "
+    "(repeatable; the label defaults to the options).",
+)
+@click.option(
+    "--mycnf",
+    "base_mycnf",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=DEFAULT_MYCNF,
+    show_default="campaigns/mycnf/small-vm.cnf",
+    help="The base my.cnf of every variant.",
+)
+@click.option("--title", help="The campaign's title (default: its name).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="Where to write it (default: campaigns/NAME.toml).",
+)
+@click.option(
+    "--threads", callback=thread_list, help="Thread levels instead of the preset's, e.g. 1,2."
+)
+@click.option(
+    "--step-seconds", type=click.IntRange(1), help="Seconds per step instead of the preset's."
+)
+@click.option("--repeats", type=click.IntRange(1), help="Passes instead of the preset's.")
+@click.option(
+    "--table-size", type=click.IntRange(1), help="Rows per sysbench table instead of the preset's."
+)
+def campaign_new(
+    name: str,
+    preset_name: str,
+    servers: tuple[str, ...],
+    variants: tuple[str, ...],
+    base_mycnf: Path,
+    title: str | None,
+    out: Path | None,
+    threads: list[int] | None,
+    step_seconds: int | None,
+    repeats: int | None,
+    table_size: int | None,
+) -> None:
+    """Write a commented campaign file NAME from a preset, checked against the campaign schema."""
+    with reported_errors():
+        written = write_campaign(
+            out or PROJECT_ROOT / "campaigns" / f"{name}.toml",
+            base_mycnf,
+            name,
+            preset_name,
+            list(servers),
+            list(variants),
+            title,
+            Overrides(threads, step_seconds, repeats, table_size),
+        )
+    click.echo(f"wrote {written}")
+    click.echo(f"edit its descriptions, then: mybench run {written}")
 
 
 @main.command()

@@ -13,8 +13,6 @@ import shlex
 from pathlib import Path
 from typing import TypedDict
 
-import jinja2
-
 from contract import RunDocument
 from contract.replay_variables import PRISTINE, reference
 from generator.replay.commands import (
@@ -23,13 +21,9 @@ from generator.replay.commands import (
     replay_commands,
     tuned_my_cnf,
 )
+from generator.text_templates import text_templates
 
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
-    undefined=jinja2.StrictUndefined,
-    keep_trailing_newline=True,
-    autoescape=False,  # a shell script, not HTML
-)
+_TEMPLATES = text_templates(Path(__file__).parent / "templates")
 # A basedir inside a checkout (fetched by `make servers`) is found under the reader's REPO.
 _IN_CHECKOUT = re.compile(r".*/(\.servers/.+)")
 

@@ -1,5 +1,5 @@
 """Small site builds for tests: a data dir of chosen committed runs, and a build whose only
-post is a probe article (the shortcode under test)."""
+posts are the test's (a probe article of the shortcode under test, generated drafts)."""
 
 from __future__ import annotations
 
@@ -36,15 +36,27 @@ def one_run_data(tmp_path: Path, run_files: list) -> Path:
 def build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path:
     """Build data_dirs with one probe article as the only post (in a copy of content/: the
     committed articles need all of data/, a build several times longer); returns public/."""
+
+    def probe(posts: Path) -> None:
+        article = posts / "probe" / "index.md"
+        article.parent.mkdir(parents=True)
+        article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
+
+    return build_with_posts(tmp_path, probe, data_dirs)
+
+
+def build_with_posts(
+    tmp_path: Path, write_posts: Callable[[Path], None], data_dirs: list[Path]
+) -> Path:
+    """Build data_dirs with a copy of content/ whose posts are only what write_posts(posts dir)
+    writes there; returns public/."""
     content = tmp_path / "content"
     shutil.rmtree(content, ignore_errors=True)  # a test may build several probes in turn
     shutil.copytree(REPO / "content", content)
     for post in (content / "posts").iterdir():
         if post.is_dir():
             shutil.rmtree(post)
-    article = content / "posts" / "probe" / "index.md"
-    article.parent.mkdir(parents=True)
-    article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
+    write_posts(content / "posts")
     generate(data_dirs, tmp_path / "build")
     mounts = [
         {**mount, "source": str(content)} if mount["target"] == "content" else mount

@@ -1,0 +1,286 @@
+"""A new campaign file from a preset (templates/campaign.toml.j2): what the committed campaigns
+do (Dimitri's sweep, Callaghan's suite, TPC-C-like, Insert Benchmark, an A/A repeat, a
+configuration study), with the servers and my.cnf variants given on the command line, written
+only once it validates against the campaign schema."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.text_templates import text_templates
+from harness.campaign.load import load_campaign
+from harness.errors import UserError
+from harness.servers.mycnf import OptionValue
+
+TomlValue = OptionValue | list[int] | dict[str, OptionValue]
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+_NOT_IN_LABEL = re.compile(r"[^a-z0-9_-]+")
+LABEL_LENGTH = 40  # the schema's $defs/label maxLength
+_THREADS_1_TO_32 = [1, 2, 4, 8, 16, 32]
+
+
+def toml_value(value: TomlValue) -> str:
+    """A TOML literal; a JSON string is a TOML basic string."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
+    if isinstance(value, dict):
+        pairs = [f"{toml_key(key)} = {toml_value(item)}" for key, item in value.items()]
+        return "{ " + ", ".join(pairs) + " }"
+    return json.dumps(value)
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key)
+
+
+_TEMPLATES = text_templates(
+    Path(__file__).parent / "templates", {"toml": toml_value, "toml_key": toml_key}
+)
+
+
+@dataclass(frozen=True)
+class Preset:
+    brings: str  # one line for --help
+    about: str  # the campaign file's opening comment: what it measures, and how
+    sweep: dict[str, int | list[int]]
+    workloads: dict[str, dict[str, TomlValue]]
+    base_buffer_pool: str | None = None
+    repeat_base: bool = False  # an A/A pair: the base variant twice
+    needs_variants: bool = False
+
+
+def _sysbench(test: str, tables: int, table_size: int) -> dict[str, TomlValue]:
+    return {"test": test, "tables": tables, "table_size": table_size}
+
+
+PRESETS = {
+    "dimitri": Preset(
+        "Dimitri Kravtchuk's sysbench set: point-selects, OLTP_RO, OLTP_RW, Update-NoKey, "
+        "1-32 threads, 10 s steps after a 5 s warm-up, three passes",
+        "Dimitri Kravtchuk's sysbench set swept over thread counts, three interleaved passes.",
+        {
+            "threads": _THREADS_1_TO_32,
+            "step_seconds": 10,
+            "sleep_seconds": 1,
+            "warmup_seconds": 5,
+            "repeats": 3,
+        },
+        {
+            "point-selects": _sysbench("oltp_point_select", 8, 100_000),
+            "oltp-ro": _sysbench("oltp_read_only", 8, 100_000),
+            "oltp-rw": _sysbench("oltp_read_write", 8, 100_000),
+            "update-nokey": _sysbench("oltp_update_non_index", 8, 100_000),
+        },
+    ),
+    "callaghan": Preset(
+        "Mark Callaghan's 33 microbenchmarks in his order on one cached table, 1 thread, "
+        "10 s per test after a 5 s warm-up",
+        "Mark Callaghan's microbenchmarks in his order, one pass.\n"
+        "One pass of 10 s steps gives no interval: ratios are shown, never coloured; add\n"
+        "repeats to judge them.",
+        {"step_seconds": 10, "warmup_seconds": 5},
+        {"microbenchmarks": {"preset": "callaghan", "tables": 1, "table_size": 200_000}},
+    ),
+    "tpcc": Preset(
+        "TPC-C-like: one table set of 4 warehouses vs 4 sets of 1, 1-16 threads, 15 s steps, "
+        "three passes, consistency checked after each load and run",
+        "The project's TPC-C-like Lua (unaudited, not a TPC-C result): the same warehouses as\n"
+        "one table set or as independent sets, three interleaved passes.",
+        {"threads": _THREADS_1_TO_32[:5], "step_seconds": 15, "sleep_seconds": 2, "repeats": 3},
+        {
+            "one-set-4w": {"test": "tpcc", "tables": 1, "options": {"scale": 4}},
+            "four-sets-1w": {"test": "tpcc", "tables": 4, "options": {"scale": 1}},
+        },
+        base_buffer_pool="2G",
+    ),
+    "ibench": Preset(
+        "the Insert Benchmark sized for a small VM: 2 clients, load, index, insert+delete, "
+        "then range and point queries under background writes; three passes",
+        "The Insert Benchmark in the reference's step order, sized for a 2-vCPU VM, three\n"
+        "interleaved passes; a q step that missed its background target is greyed.",
+        {"repeats": 3},
+        {
+            "ibench": {
+                "test": "ibench",
+                "options": {
+                    "clients": 2,
+                    "rows_l0": 500_000,
+                    "rows_l12": 75_000,
+                    "query_seconds": 30,
+                    "flush_max_seconds": 20,
+                },
+            }
+        },
+    ),
+    "aa": Preset(
+        "an A/A repeat: the base my.cnf twice (base, base-again) on point-select and "
+        "Update-NoKey, 1-8 threads, three passes; any --variant is a known difference beside it",
+        "An A/A campaign: base and base-again share one my.cnf, so any coloured cell between\n"
+        "them is noise the trust rules let through. Three interleaved passes.",
+        {"threads": _THREADS_1_TO_32[:4], "step_seconds": 10, "sleep_seconds": 1, "repeats": 3},
+        {
+            "point-select": _sysbench("oltp_point_select", 4, 100_000),
+            "update-nokey": _sysbench("oltp_update_non_index", 4, 100_000),
+        },
+        repeat_base=True,
+    ),
+    "config": Preset(
+        "a configuration study: the base my.cnf against each --variant (one needed) on OLTP_RW "
+        "and Update-NoKey, 1-32 threads, 10 s steps after a 5 s warm-up, three passes",
+        "A configuration study: every variant against the base my.cnf on the two sysbench\n"
+        "tests that commit, three interleaved passes.",
+        {
+            "threads": _THREADS_1_TO_32,
+            "step_seconds": 10,
+            "sleep_seconds": 1,
+            "warmup_seconds": 5,
+            "repeats": 3,
+        },
+        {
+            "oltp-rw": _sysbench("oltp_read_write", 4, 100_000),
+            "update-nokey": _sysbench("oltp_update_non_index", 4, 100_000),
+        },
+        needs_variants=True,
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Variant:
+    label: str
+    options: dict[str, OptionValue]
+
+    @property
+    def description(self) -> str:
+        """What its run pages say it is until the author writes why."""
+        settings = ", ".join(f"{name} = {toml_value(v)}" for name, v in self.options.items())
+        return f"Sets {settings} over the base my.cnf."
+
+
+def option_value(text: str) -> OptionValue:
+    """A my.cnf value as TOML should hold it: true/false as booleans, integers as integers."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    return int(text) if re.fullmatch(r"-?\d+", text) else text
+
+
+def parse_variant(text: str) -> Variant:
+    """[LABEL:]NAME=VALUE[,NAME=VALUE...]; without a label, one made of the options."""
+    label, colon, assignments = text.partition(":")
+    if not colon or "=" in label:
+        label, assignments = "", text
+    options: dict[str, OptionValue] = {}
+    for assignment in assignments.split(","):
+        name, equals, value = assignment.partition("=")
+        if not equals or not name.strip():
+            raise UserError(f"--variant {text!r}: expected [LABEL:]NAME=VALUE[,NAME=VALUE...]")
+        options[name.strip()] = option_value(value.strip())
+    if not label:
+        words = "-".join(f"{name}-{value}" for name, value in options.items()).lower()
+        label = _NOT_IN_LABEL.sub("-", words).strip("-")[:LABEL_LENGTH].rstrip("-")
+    return Variant(label, options)
+
+
+def parse_server(text: str) -> tuple[str, str]:
+    """LABEL=BASEDIR: a sandbox of the build in BASEDIR (/usr for the distribution's)."""
+    label, equals, basedir = text.partition("=")
+    if not equals or not label or not basedir:
+        raise UserError(f"--server {text!r}: expected LABEL=BASEDIR, e.g. mariadb-10-11=/usr")
+    return label, basedir
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """Changes to the preset's sweep and data size, e.g. for a quick first try."""
+
+    threads: list[int] | None = None
+    step_seconds: int | None = None
+    repeats: int | None = None
+    table_size: int | None = None
+
+
+def render_campaign(
+    name: str,
+    preset_name: str,
+    servers: list[str],
+    variants: list[str],
+    base_mycnf: str,
+    title: str | None = None,
+    overrides: Overrides = Overrides(),
+) -> str:
+    """The campaign file's text; base_mycnf is the base my.cnf's path from the file's folder."""
+    preset = PRESETS[preset_name]
+    if not servers:
+        raise UserError("give at least one --server LABEL=BASEDIR")
+    extra = [parse_variant(text) for text in variants]
+    if preset.needs_variants and not extra:
+        raise UserError(f"preset {preset_name!r} compares variants: give at least one --variant")
+    sweep = dict(preset.sweep)
+    for key, value in (
+        ("threads", overrides.threads),
+        ("step_seconds", overrides.step_seconds),
+        ("repeats", overrides.repeats),
+    ):
+        if value is not None:
+            sweep[key] = value
+    workloads = {
+        label: {
+            **workload,
+            **(
+                {"table_size": overrides.table_size}
+                if overrides.table_size and "table_size" in workload
+                else {}
+            ),
+        }
+        for label, workload in preset.workloads.items()
+    }
+    context = {
+        "name": name,
+        "title": title or name,
+        "preset": preset_name,
+        "about": preset.about,
+        "servers": dict(parse_server(text) for text in servers),
+        "base_mycnf": base_mycnf,
+        "base_buffer_pool": preset.base_buffer_pool,
+        "repeat_base": preset.repeat_base,
+        "variants": extra,
+        "sweep": sweep,
+        "workloads": workloads,
+    }
+    return _TEMPLATES.get_template("campaign.toml.j2").render(context)
+
+
+def write_campaign(
+    out: Path,
+    base_mycnf: Path,
+    name: str,
+    preset_name: str,
+    servers: list[str],
+    variants: list[str],
+    title: str | None = None,
+    overrides: Overrides = Overrides(),
+) -> Path:
+    """Write the campaign file at out, never over an existing file, and only once it loads
+    (schema and all) as `mybench run` will load it."""
+    if out.exists():
+        raise UserError(f"{out} exists; give another --out or remove it first")
+    if not base_mycnf.is_file():
+        raise UserError(f"no base my.cnf at {base_mycnf}")
+    relative = os.path.relpath(base_mycnf.resolve(), out.parent.resolve())
+    text = render_campaign(name, preset_name, servers, variants, relative, title, overrides)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(text)
+    try:
+        load_campaign(out)
+    except UserError:
+        out.unlink()
+        raise
+    return out

@@ -1,0 +1,232 @@
+"""`mybench article new` on every committed campaign, one of each kind among them: the draft
+builds with the site's --panicOnWarning, passes the published articles' checks as generated, and its tl;dr names
+exactly the cells the campaign page colours: the ratio cells the built page draws as better or
+worse, found in the built campaign summary, not asked of the code that wrote the draft."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.drafts.article import PLACEHOLDER, write_draft
+from generator.hugo.site_contract import campaign_page_file
+from tests.helpers.paths import DATA_DIR
+from tests.helpers.site_build import build_with_posts
+from tests.published import test_articles
+
+pytestmark = pytest.mark.site
+
+# A run id starts with its campaign id, which holds no dot.
+COMMITTED = sorted({path.name.split(".")[0] for path in (DATA_DIR / "runs").glob("*.json")})
+CAMPAIGNS = {
+    "sweep": "binlog-sync-policies-20261123-133014",
+    "versions": "dimitri-10-11-vs-11-4-20261123-135924",
+    "suite": "callaghan-10-11-vs-11-4-20261122-045700",
+    "tpcc": "tpcc-sets-vs-warehouses-20261123-131945",
+    "ibench": "ibench-performance-schema-20261123-143014",
+    "aa": "trust-aa-binlog-20261123-111553",
+}
+COLOURED_TD = re.compile(r'<td class="(better|worse)"')
+# The committed TPC-C-like and Insert Benchmark campaigns colour no cell: copies of them with
+# one column's throughput halved do, so those drafts name cells of those tables too. (The suite
+# campaign cannot colour one: a single pass of 10 s steps gives no interval.)
+SLOWED = {
+    "tpcc": lambda run: run["workload"]["name"] == "four-sets-1w",
+    "ibench": lambda run: run["variant"] == "ps-on",
+}
+THROUGHPUTS = ("tps", "qps", "inserts_per_s", "queries_per_s", "indexed_rows_per_s")
+
+
+@pytest.fixture(scope="module")
+def drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
+    """One site built from data/ with a draft of every committed campaign as the only posts."""
+    root = tmp_path_factory.mktemp("drafts")
+    runs = [run_file.doc for run_file in committed_runs]
+    written: dict[str, Path] = {}
+
+    def write(posts: Path) -> None:
+        for campaign_id in COMMITTED:
+            written[campaign_id] = write_draft(runs, campaign_id, posts, None, "2026-11-26")
+
+    public = build_with_posts(root, write, [DATA_DIR])
+    return {"articles": written, "public": public, "build": root / "build"}
+
+
+def halved(run: dict[str, Any]) -> dict[str, Any]:
+    """The run with every throughput of its steps (figures and per-second series) halved."""
+    for step in run["steps"]:
+        for figures in (step, step.get("series", {})):
+            for name in THROUGHPUTS:
+                if isinstance(figures.get(name), list):
+                    figures[name] = [value / 2 for value in figures[name]]
+                elif isinstance(figures.get(name), (int, float)):
+                    figures[name] = figures[name] / 2
+        if "qps" in step:
+            step["qps"] = {key: value / 2 for key, value in step["qps"].items()}
+    return run
+
+
+@pytest.fixture(scope="module")
+def slowed_drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
+    """The site of the SLOWED copies of the TPC-C-like and Insert Benchmark campaigns, with
+    their drafts."""
+    root = tmp_path_factory.mktemp("slowed")
+    runs_dir = root / "data" / "runs"
+    runs_dir.mkdir(parents=True)
+    runs = []
+    for run_file in committed_runs:
+        run = run_file.doc
+        for kind, slow in SLOWED.items():
+            if run["campaign"]["id"] == CAMPAIGNS[kind]:
+                run = halved(json.loads(json.dumps(run))) if slow(run) else run
+                (runs_dir / run_file.path.name).write_text(json.dumps(run))
+                runs.append(run)
+    written: dict[str, Path] = {}
+
+    def write(posts: Path) -> None:
+        for kind in SLOWED:
+            written[CAMPAIGNS[kind]] = write_draft(
+                runs, CAMPAIGNS[kind], posts, None, "2026-11-26"
+            )
+
+    public = build_with_posts(root, write, [root / "data"])
+    return {"articles": written, "public": public, "build": root / "build"}
+
+
+def tldr(article: Path) -> str:
+    return article.read_text().split("## tl;dr", 1)[1].split("\n## ", 1)[0]
+
+
+def coloured_paths(node: Any, path: str = "") -> set[str]:
+    """Every cell of a campaign summary that the page colours: a ratio cell judged better or
+    worse, unless an Insert Benchmark step missed its background target (greyed instead)."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        if node.get("verdict") in ("better", "worse") and node.get("sustained") is not False:
+            found.add(path)
+        items = node.items()
+    elif isinstance(node, list):
+        items = enumerate(node)
+    else:
+        return found
+    for key, child in items:
+        found |= coloured_paths(child, f"{path}.{key}" if path else str(key))
+    return found
+
+
+def _cells_of(table: dict[str, Any], path: str, variant: str, threads: str) -> set[str]:
+    levels = {int(level) for level in threads.split(",")}
+    return {
+        f"{path}.rows.{r}.cells.{c}"
+        for r, row in enumerate(table["rows"])
+        if row["threads"] in levels
+        for c, cell in enumerate(row["cells"])
+        if cell["variant"] == variant
+    }
+
+
+def named_paths(text: str, summary: dict[str, Any]) -> set[str]:
+    """The summary cells the tl;dr's value and fact shortcodes print."""
+    named: set[str] = set()
+    for name, params in test_articles._shortcodes(text):
+        if name == "fact":
+            named.add(params["key"].removesuffix(".ratio"))
+            continue
+        assert name == "value", f"the tl;dr prints through value or fact, not {name}"
+        variant, metric = params["variant"], params.get("metric", "tps")
+        if params.get("report") == "ibench":
+            ((w, workload),) = [
+                (i, w) for i, w in enumerate(summary["ibench"]["workloads"])
+                if w["name"] == params["workload"]
+            ]  # fmt: skip
+            ((r, _),) = [(i, row) for i, row in enumerate(workload["rows"])
+                         if row["variant"] == variant]  # fmt: skip
+            step = workload["steps"].index(params["step"])
+            named.add(f"ibench.workloads.{w}.rows.{r}.cells.{step}")
+        elif params.get("report") == "tpcc":
+            table = summary["tpcc"]["metrics"][metric]
+            named |= _cells_of(table, f"tpcc.metrics.{metric}", variant, params["threads"])
+        else:
+            ((w, workload),) = [
+                (i, w) for i, w in enumerate(summary["workloads"])
+                if w["name"] == params["workload"]
+            ]  # fmt: skip
+            path = f"workloads.{w}.metrics.{metric}"
+            named |= _cells_of(workload["metrics"][metric], path, variant, params["threads"])
+    return named
+
+
+def assert_tldr_names_the_coloured_cells(site: dict[str, Any], campaign_id: str) -> set[str]:
+    summary = json.loads((site["build"] / campaign_page_file(campaign_id)).read_text())
+    coloured = coloured_paths(summary)
+    page = (site["public"] / "campaigns" / campaign_id / "index.html").read_text()
+    assert len(COLOURED_TD.findall(page)) == len(coloured), "the page colours the summary's cells"
+    assert named_paths(tldr(site["articles"][campaign_id]), summary) == coloured
+    return coloured
+
+
+@pytest.mark.parametrize("campaign_id", COMMITTED)
+def test_tldr_names_exactly_the_cells_the_campaign_page_colours(drafts, campaign_id):
+    assert_tldr_names_the_coloured_cells(drafts, campaign_id)
+
+
+def test_coloured_cells_are_found_where_there_are_some(drafts):
+    """The comparison above is not only between empty sets."""
+    for kind in ("sweep", "versions", "aa"):
+        assert assert_tldr_names_the_coloured_cells(drafts, CAMPAIGNS[kind]), kind
+
+
+@pytest.mark.parametrize("kind", SLOWED)
+def test_tldr_names_the_coloured_cells_of_each_report(slowed_drafts, kind):
+    coloured = assert_tldr_names_the_coloured_cells(slowed_drafts, CAMPAIGNS[kind])
+    report = f"{kind}."
+    assert any(path.startswith(report) for path in coloured), f"no coloured cell in {report}"
+
+
+@pytest.mark.parametrize("draft", [*COMMITTED, *(f"slowed-{kind}" for kind in SLOWED)])
+def test_draft_builds_into_an_article_page(drafts, slowed_drafts, draft):
+    if draft.startswith("slowed-"):
+        site, campaign_id = slowed_drafts, CAMPAIGNS[draft.removeprefix("slowed-")]
+    else:
+        site, campaign_id = drafts, draft
+    article = site["articles"][campaign_id]
+    page = site["public"] / "posts" / article.parent.name / "index.html"
+    html = page.read_text()
+    assert 'id="tldr"' in html and 'id="reproduce"' in html
+    assert "{{&lt;" not in html and "{{<" not in html, "every shortcode rendered"
+    assert PLACEHOLDER in html, "the places for the author's analysis show"
+
+
+@pytest.mark.parametrize("campaign_id", COMMITTED)
+def test_draft_passes_the_published_articles_checks(drafts, committed_runs, campaign_id):
+    article = drafts["articles"][campaign_id]
+    runs = {run["id"] for _, run in committed_runs}
+    campaigns = {run["campaign"]["id"] for _, run in committed_runs}
+    test_articles.test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_runs)
+    test_articles.test_hosts_term_names_the_hosts_its_campaign_ran_on(article, committed_runs)
+    test_articles.test_article_embeds_only_committed_runs(article, (runs, campaigns))
+    test_articles.test_article_prose_has_no_typed_figures(article)
+    test_articles.test_article_follows_the_outline(article)
+
+
+def test_aa_draft_says_the_repeat_differs_nowhere(drafts):
+    text = tldr(drafts["articles"][CAMPAIGNS["aa"]])
+    assert "`binlog-off-again` differs from `binlog-off` nowhere beyond the noise" in text
+    assert 'variant="binlog-off-again"' not in text
+
+
+def test_draft_without_a_coloured_cell_says_nothing_differs(drafts):
+    text = " ".join(tldr(drafts["articles"][CAMPAIGNS["ibench"]]).split())
+    assert "Nothing differs beyond the noise" in text
+    assert "no difference between `ps-off` and `ps-on`." in text
+
+
+def test_draft_says_when_ratios_beyond_the_band_could_not_be_judged(drafts):
+    """One pass of 10 s steps gives no interval: the suite's large ratios are not coloured,
+    and the draft must not let that read as "no difference"."""
+    assert "no interval to judge them by" in tldr(drafts["articles"][CAMPAIGNS["suite"]])
+    assert "no interval to judge them by" not in tldr(drafts["articles"][CAMPAIGNS["sweep"]])
