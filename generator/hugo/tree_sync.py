@@ -124,60 +124,70 @@ def _all_files(
         yield from _files(with_pieces, cache, pieces, joined_kinds)
 
 
-def _new_folder(build_dir: str, rel: str, present: dict[str, bool]) -> str | None:
-    """The outermost folder of rel's path that does not exist yet (relative), or None."""
-    folder = ""
-    for part in rel.split("/")[:-1]:
-        folder = f"{folder}/{part}" if folder else part
-        if folder not in present:
-            present[folder] = os.path.isdir(os.path.join(build_dir, folder))
-        if not present[folder]:
-            return folder
-    return None
-
-
-def _write(
-    build_dir: Path,
-    staging: Path,
-    files: dict[str, bytes],
-    sizes: dict[str, int],
-    names: Iterator[int],
-) -> int:
-    """Write the files whose bytes differ (unchanged ones keep their mtime); returns how many.
+class _Landing:
+    """The files of one build, staged as they are derived and landed together at its end.
 
     Every file is written in the staging folder, which Hugo does not watch, and lands by one
     rename: a reader (a watching `hugo server`, an interrupted build's next run) never sees half
-    a file, and a new folder (a new run's figures and downloads) lands whole, as one event.
-    `hugo server` takes a burst of more than 50 events for a mass edit and rebuilds every page;
-    one new run moves about 30 files and folders in all. names: numbers no other staged file or
-    folder of this build has (a file or folder leaves the staging folder by its rename, so the
-    folder is empty again after each unit, with nothing to delete)."""
-    root = str(build_dir)
-    present: dict[str, bool] = {}
-    new_folders: dict[str, str] = {}  # folder (relative) -> where it is staged
-    made: set[str] = set()
-    written = 0
-    for rel, content in files.items():
-        target = os.path.join(root, rel)
-        if sizes.get(rel) == len(content) and Path(target).read_bytes() == content:
-            continue
-        written += 1
-        folder = _new_folder(root, rel, present)
-        if folder is None:
-            staged = os.path.join(staging, f"{next(names)}.{os.path.basename(rel)}")
+    a file, and a new folder (a new run's figures and downloads) lands whole, as one event. The
+    renames wait for the last unit, so a watching `hugo server` sees one burst and rebuilds once
+    (it rebuilds for each burst it sees, and each rebuild first checks every page it holds), and
+    an interrupted build lands nothing. It takes a burst of more than 50 events for a mass edit and
+    then rebuilds every page; one new run moves about 30 files and folders in all."""
+
+    def __init__(self, build_dir: Path) -> None:
+        self.root = str(build_dir)
+        self.staging = build_dir / site.STAGING_DIR
+        shutil.rmtree(self.staging, ignore_errors=True)  # what an interrupted build left there
+        self.staging.mkdir(parents=True)
+        self._names = itertools.count()  # a staged name no other staged file or folder has
+        self._present: dict[str, bool] = {}  # folder (relative) -> it exists in the build dir
+        self._new_folders: dict[str, str] = {}  # folder (relative) -> where it is staged
+        self._made: set[str] = set()  # staged folders made so far
+        self._replacing: dict[str, str] = {}  # staged file -> the file it replaces
+
+    def _new_folder(self, rel: str) -> str | None:
+        """The outermost folder of rel's path that does not exist yet (relative), or None."""
+        folder = ""
+        for part in rel.split("/")[:-1]:
+            folder = f"{folder}/{part}" if folder else part
+            if folder not in self._present:
+                self._present[folder] = os.path.isdir(os.path.join(self.root, folder))
+            if not self._present[folder]:
+                return folder
+        return None
+
+    def stage(self, files: dict[str, bytes], sizes: dict[str, int]) -> int:
+        """Stage the files whose bytes differ from the build dir's (unchanged ones keep their
+        mtime); returns how many. The same path staged again (a variables table many runs
+        share) lands once, with the last bytes."""
+        changed = 0
+        for rel, content in files.items():
+            target = os.path.join(self.root, rel)
+            if sizes.get(rel) == len(content) and Path(target).read_bytes() == content:
+                continue
+            changed += 1
+            folder = self._new_folder(rel)
+            if folder is None:
+                staged = os.path.join(self.staging, f"{next(self._names)}.{os.path.basename(rel)}")
+                self._replacing[staged] = target
+            else:
+                if folder not in self._new_folders:
+                    self._new_folders[folder] = os.path.join(self.staging, str(next(self._names)))
+                staged = os.path.join(self._new_folders[folder], rel[len(folder) + 1 :])
+                if (parent := os.path.dirname(staged)) not in self._made:
+                    os.makedirs(parent, exist_ok=True)
+                    self._made.add(parent)
             Path(staged).write_bytes(content)
+        return changed
+
+    def land(self) -> None:
+        """Rename everything staged into place; the staging folder is gone after."""
+        for staged, target in self._replacing.items():
             os.replace(staged, target)
-            continue
-        if folder not in new_folders:
-            new_folders[folder] = os.path.join(staging, str(next(names)))
-        staged = os.path.join(new_folders[folder], rel[len(folder) + 1 :])
-        if (parent := os.path.dirname(staged)) not in made:
-            os.makedirs(parent, exist_ok=True)
-            made.add(parent)
-        Path(staged).write_bytes(content)
-    for folder, staged in sorted(new_folders.items()):
-        os.rename(staged, os.path.join(root, folder))
-    return written
+        for folder, staged in sorted(self._new_folders.items()):
+            os.rename(staged, os.path.join(self.root, folder))
+        self.staging.rmdir()
 
 
 def _remove(build_dir: Path, strays: list[str]) -> None:
@@ -202,18 +212,15 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
     """Make build_dir's generated folders hold exactly the derivations' files; returns how many
     files were written or deleted."""
     previous = _manifest(cache)
-    staging = build_dir / site.STAGING_DIR
-    shutil.rmtree(staging, ignore_errors=True)  # what an interrupted build left there
-    staging.mkdir(parents=True)
+    landing = _Landing(build_dir)
     sizes = _tree_sizes(build_dir)
     stale = [d for d in found if not _in_place(previous.get(d.label), d.key, sizes)]
     stale_labels = {d.label for d in stale}
     changed = 0
     manifest: Manifest = {}
     joined_kinds = {kind for d in found for kind in d.joins}
-    names = itertools.count()
     for derivation, files in _all_files(stale, found, cache, joined_kinds):
-        changed += _write(build_dir, staging, files, sizes, names)
+        changed += landing.stage(files, sizes)
         manifest[derivation.label] = {
             "key": derivation.key,
             "files": {rel: len(content) for rel, content in files.items()},
@@ -227,8 +234,8 @@ def sync_tree(build_dir: Path, found: list[Derivation], cache: Cache) -> int:
             cache.keep(PIECES_KIND, derivation.key)  # read when a joining unit is derived
     expected = {rel for recorded in manifest.values() for rel in recorded["files"]}
     strays = sorted(rel for rel in sizes if rel not in expected)
+    landing.land()
     _remove(build_dir, strays)
-    staging.rmdir()
     ordered = {d.label: manifest[d.label] for d in found}
     cache.put(MANIFEST_KIND, MANIFEST_NAME, {MANIFEST_FILE: json.dumps(ordered).encode()})
     return changed + len(strays)
