@@ -32,7 +32,7 @@ def _kind(rel: str) -> str:
     """A file's kind: its top folders and extension, the run and figure names left out."""
     path = PurePosixPath(rel)
     parts = path.parts
-    if parts[:2] == ("assets", "figures") or parts[0] == "static":
+    if parts[0] == "static":
         return f"{'/'.join(parts[:2])}/*{path.suffix}"
     return f"{'/'.join(parts[:2])}{'/*' if len(parts) > 2 else ''}"
 
