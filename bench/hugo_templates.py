@@ -75,8 +75,8 @@ def metrics_build(root: Path, top: int) -> None:
         "--templateMetricsHints",
     )
     log = root / "hugo.log"
-    wall, peak = timed_child(["sh", "-c", f'"$@" > {log}', "hugo", *command], hugo_env())
-    print(f"site with metrics: {wall:.2f} s, peak {peak} MiB")
+    hugo = timed_child(["sh", "-c", f'"$@" > {log}', "hugo", *command], hugo_env())
+    print(f"site with metrics: {hugo.seconds:.2f} s, CPU {hugo.cpu:.2f} s, peak {hugo.mib} MiB")
     print("\n".join(top_templates(log.read_text(), top)))
 
 
@@ -94,8 +94,8 @@ def floor_build(root: Path, name: str, layout: str, data_overlay: Path | None) -
         overlay = site / "overlay.json"
         overlay.write_text(json.dumps({"module": {"mounts": kept}}))
         command += ["--config", f"hugo.toml,{overlay}"]
-    wall, peak = timed_child(command, hugo_env())
-    print(f"{name}: {wall:.2f} s, peak {peak} MiB")
+    hugo = timed_child(command, hugo_env())
+    print(f"{name}: {hugo.seconds:.2f} s, CPU {hugo.cpu:.2f} s, peak {hugo.mib} MiB")
 
 
 def main() -> None:

@@ -31,6 +31,7 @@ from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.ibench import is_ibench
 from generator.pages.monitor import family_rules
+from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
 from generator.pages.schema_doc import schema_docs
 from generator.replay.script import replay_script
@@ -152,7 +153,7 @@ def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
     """A campaign's summary and overlay figures, from its runs."""
     summary = summarize_campaign(runs)
     files = {
-        site.campaign_page_file(summary["id"]): _json_bytes(summary),
+        site.campaign_page_file(summary["id"]): _json_bytes(campaign_page(summary)),
         site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
             campaign_index_entry(summary)
         ),

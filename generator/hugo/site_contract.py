@@ -38,8 +38,10 @@ build_dir/
                                             hugo.Data.runindex (content/runs/_content.gotmpl)
   data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
                                             (browse/_content.gotmpl, _partials/browse/pages.html)
-  assets/pages/campaigns/<campaign>.json    a campaign summary (pages/campaign.py): helpers/campaign.html
-                                            (campaigns/page.html, the campaign shortcodes), page.html
+  assets/pages/campaigns/<campaign>.json    a campaign summary (pages/campaign.py), its table cells
+                                            with their texts packed (pages/ratio_cells.py):
+                                            helpers/campaign.html (campaigns/page.html, the campaign
+                                            shortcodes), page.html
   data/campaignindex/<campaign>.json        a campaign page's path, title, date, params
                                             (pages/campaign_index.py): hugo.Data.campaignindex
                                             (content/campaigns/_content.gotmpl)
@@ -141,7 +143,7 @@ def run_page_file(run_id: str) -> str:
 
 
 def campaign_page_file(campaign_id: str) -> str:
-    """assets/pages/campaigns/<campaign>.json: the campaign's summary."""
+    """assets/pages/campaigns/<campaign>.json: the campaign's summary, cells packed."""
     return f"{CAMPAIGN_PAGES}/{campaign_id}.json"
 
 

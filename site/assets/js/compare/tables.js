@@ -82,7 +82,7 @@ function intervalSpan(interval, decimals) {
   return span;
 }
 
-// The td of a ratio, as layouts/_partials/campaign/ratio-cell.html writes it; rule: index.ratio.
+// The td of a ratio, as layouts/_partials/campaign/cells.html writes it; rule: index.ratio.
 function ratioTd(cell, unit, rule) {
   if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
   if (cell.state === 'n/a') {

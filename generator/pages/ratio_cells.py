@@ -1,0 +1,174 @@
+"""The campaign page file: the campaign summary with its table cells ready to print.
+
+An archive's campaign files hold tens of thousands of table cells (a variant at a thread level,
+a suite test or an Insert Benchmark step), and Hugo keeps every page file it parsed until the
+build ends. A cell of generator/analysis/ratios.py stat_cell is a map of thirteen fields, its
+interval a map of five more, and the cell partials formatted it with helpers/num.html once per
+number. In the page file a cell keeps only the fields the templates and the article shortcodes
+decide on or compute with (variant, state, verdict, and the numbers `value` prints in prose),
+and its texts as one string: SHOWN's fields, formatted as the cell partials did, joined by
+CELL_SEPARATOR; layouts/_partials/campaign/cells.html and the `value` shortcode split it. None of
+the texts holds the separator: they are numbers, units, fixed phrases and marks.
+
+Only the page file changes: the summary (generator/pages/campaign.py) stays plain data for the
+campaign index, the overlay figures and the tests.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.pages.numbers import MISSING, format_fixed, format_number
+from generator.pages.packed_rows import CELL_SEPARATOR
+
+# The texts of a cell, in the order the templates index them. range: the repeats' lowest to
+# highest, when there are several; marker_words: what the marker says to a screen reader;
+# interval_method: "per-second samples" earns the interval a footnote; repeats: how many and
+# their spread, printed only in a table where some cell has repeats.
+SHOWN = (
+    "value",
+    "range",
+    "ratio",
+    "title",
+    "marker",
+    "marker_words",
+    "interval",
+    "interval_method",
+    "no_interval",
+    "repeats",
+)
+# A stat_cell's fields the page file leaves out: those only the texts use, and evidence, which
+# no template reads of a cell (a table header shows each variant's).
+FORMATTED = ("repeats", "spread", "interval", "marker", "evidence", "no_interval")
+MARKER_WORDS = {"better": "better", "worse": "worse", "noise": "within noise"}
+
+
+def _title(cell: dict[str, Any], unit: str, repeat_range: str) -> str:
+    """The ratio cell's tooltip: the value it divides, its repeats, its interval or why none."""
+    if cell["state"] == "missing":
+        return ""
+    value = f"{format_number(cell['value'])} {unit}"
+    if cell["state"] == "n/a":
+        return f"{value}; no ratio: the base has no value or zero"
+    title = value
+    if cell["repeats"] > 1:
+        title = f"median {value} over {cell['repeats']} repeats, range {repeat_range}"
+    if interval := cell["interval"]:
+        title += (
+            f"; 95 % interval of the ratio {interval['low']:.2f}\u2013{interval['high']:.2f}"
+            f" from {interval['method']}"
+        )
+    if cell["no_interval"]:
+        title += f"; no interval, not judged: {cell['no_interval']}"
+    return title
+
+
+def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, str]:
+    """SHOWN's texts of a stat_cell whose value is in unit; repeated: the cell's table shows
+    repeat counts and spreads."""
+    repeat_range = (
+        f"{format_number(cell['low'])}\u2013{format_number(cell['high'])}"
+        if cell["repeats"] > 1
+        else ""
+    )
+    interval = cell["interval"]
+    repeats = ""
+    if repeated:
+        repeats = f"{cell['repeats']}\u00d7"
+        if cell["spread"] is not None:
+            repeats += f" \u00b7 {format_fixed(cell['spread'] * 100, 1)} %"
+    return {
+        "value": format_number(cell["value"]),
+        "range": repeat_range,
+        "ratio": MISSING if cell["ratio"] is None else f"{cell['ratio']:.2f}",
+        "title": _title(cell, unit, repeat_range),
+        "marker": cell["marker"],
+        "marker_words": MARKER_WORDS.get(cell["verdict"], "") if cell["marker"] else "",
+        "interval": f"{interval['low']:.2f}\u2013{interval['high']:.2f}" if interval else "",
+        "interval_method": interval["method"] if interval else "",
+        "no_interval": cell["no_interval"] or "",
+        "repeats": repeats,
+    }
+
+
+def shown_cell(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, Any]:
+    """cell as the page file holds it: its fields but FORMATTED's, and "shown", its texts."""
+    texts = shown_texts(cell, unit, repeated)
+    kept = {name: value for name, value in cell.items() if name not in FORMATTED}
+    return {**kept, "shown": CELL_SEPARATOR.join(texts[name] for name in SHOWN)}
+
+
+def _ratio_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A table of ratios.ratio_table: rows by thread level, one unit."""
+    repeated = table["most_repeats"] > 1
+    rows = [
+        {**row, "cells": [shown_cell(cell, table["unit"], repeated) for cell in row["cells"]]}
+        for row in table["rows"]
+    ]
+    return {**table, "rows": rows}
+
+
+def _suite_table(table: dict[str, Any]) -> dict[str, Any]:
+    """A table of suite.level_tables: rows by test under their groups, a unit per row."""
+    repeated = table["most_repeats"] > 1
+    groups = [
+        {
+            **group,
+            "rows": [
+                {
+                    **row,
+                    "cells": [shown_cell(cell, row["unit"], repeated) for cell in row["cells"]],
+                }
+                for row in group["rows"]
+            ],
+        }
+        for group in table["groups"]
+    ]
+    return {**table, "groups": groups}
+
+
+def _ibench_workload(workload: dict[str, Any]) -> dict[str, Any]:
+    """An Insert Benchmark workload of ibench.campaign_report: a unit per step (column); each
+    cell shows its own repeats, the steps being too unlike for one rule per table."""
+    rows = [
+        {
+            **row,
+            "cells": [
+                shown_cell(cell, unit, cell["repeats"] > 1)
+                for cell, unit in zip(row["cells"], workload["units"], strict=True)
+            ],
+        }
+        for row in workload["rows"]
+    ]
+    return {**workload, "rows": rows}
+
+
+def _metrics(tables: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    return {metric: _ratio_table(table) for metric, table in tables.items()}
+
+
+def campaign_page(summary: dict[str, Any]) -> dict[str, Any]:
+    """The campaign page file: summary (left as it is) with every stat_cell as shown_cell."""
+    suite, tpcc, ibench = summary["suite"], summary["tpcc"], summary["ibench"]
+    return {
+        **summary,
+        "workloads": [
+            {**workload, "metrics": _metrics(workload["metrics"])}
+            for workload in summary["workloads"]
+        ],
+        "suite": suite
+        and {
+            **suite,
+            "levels": [
+                {
+                    **level,
+                    "throughput": _suite_table(level["throughput"]),
+                    "efficiency": [_suite_table(table) for table in level["efficiency"]],
+                }
+                for level in suite["levels"]
+            ],
+        },
+        "tpcc": tpcc and {**tpcc, "metrics": _metrics(tpcc["metrics"])},
+        "ibench": ibench
+        and {**ibench, "workloads": [_ibench_workload(w) for w in ibench["workloads"]]},
+    }
