@@ -113,7 +113,8 @@ def test_variant_options_are_those_that_differ_within_a_campaign(fixture_runs):
 
 
 def test_status_counters_per_transaction_are_printed_like_table_numbers(fixture_runs):
-    assert [format_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,234", "3", "0.46", "—"]
+    # a tie rounds away from zero, as Hugo's lang.FormatNumber does (tests/site/test_number_format.py)
+    assert [format_number(v) for v in (1234.5, 3.0, 0.456, None)] == ["1,235", "3", "0.46", "—"]
     run = next(
         doc for _, doc in fixture_runs if doc["steps"] and "server_status_delta" in doc["steps"][0]
     )
