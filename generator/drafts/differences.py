@@ -67,40 +67,31 @@ def _rows(table: dict[str, Any], path: str) -> Iterator[tuple[dict[str, Any], st
 def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[str, Any]]]:
     """Every ratio cell of the campaign page, table by table as the page shows them, with the
     cell as the summary holds it."""
-    for w_index, workload in enumerate(summary["workloads"]):
-        for metric, table in workload["metrics"].items():
-            for cell, path, threads in _rows(table, f"workloads.{w_index}.metrics.{metric}"):
-                yield (
-                    Difference(
-                        "sweep",
-                        workload["name"],
-                        cell["variant"],
-                        table["base"],
-                        metric,
-                        threads,
-                        cell["verdict"],
-                        cell["ratio"],
-                        path,
-                    ),
-                    cell,
-                )
+    # (kind, workload name, metric, its table, the table's path in the summary)
+    ratio_tables = [
+        ("sweep", workload["name"], metric, table, f"workloads.{w_index}.metrics.{metric}")
+        for w_index, workload in enumerate(summary["workloads"])
+        for metric, table in workload["metrics"].items()
+    ]
     if tpcc := summary["tpcc"]:
-        for metric, table in tpcc["metrics"].items():
-            for cell, path, threads in _rows(table, f"tpcc.metrics.{metric}"):
-                yield (
-                    Difference(
-                        "tpcc",
-                        "TPC-C-like",
-                        cell["variant"],
-                        table["base"],
-                        metric,
-                        threads,
-                        cell["verdict"],
-                        cell["ratio"],
-                        path,
-                    ),
-                    cell,
-                )
+        ratio_tables += [
+            ("tpcc", "TPC-C-like", metric, table, f"tpcc.metrics.{metric}")
+            for metric, table in tpcc["metrics"].items()
+        ]
+    for kind, name, metric, table, table_path in ratio_tables:
+        for cell, path, threads in _rows(table, table_path):
+            difference = Difference(
+                kind,
+                name,
+                cell["variant"],
+                table["base"],
+                metric,
+                threads,
+                cell["verdict"],
+                cell["ratio"],
+                path,
+            )
+            yield difference, cell
     if suite := summary["suite"]:
         for l_index, level in enumerate(suite["levels"]):
             tables = [("throughput", level["throughput"])] + [
