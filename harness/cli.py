@@ -23,7 +23,7 @@ import generator
 from generator.drafts.article import PLACEHOLDER, DraftError, write_draft
 from generator.hugo.load import load_runs
 from harness import PROJECT_ROOT
-from harness.campaign.load import load_campaign
+from harness.campaign.load import load_campaign, with_host_label
 from harness.campaign.new import PRESETS, Overrides, write_campaign
 from harness.errors import ServerStartError, UserError
 from harness.importing.documents import Provenance
@@ -145,10 +145,14 @@ def run_campaign(
     keep_datadir: bool,
     resume_id: str | None = None,
     allow_dirty: bool = False,
+    host_label: str | None = None,
 ) -> list[Path]:
     """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
-    command = shlex.join(["mybench", "run", str(campaign_file)])
+    labelled = ["--host-label", host_label] if host_label is not None else []
+    if host_label is not None:
+        campaign = with_host_label(campaign, host_label)
+    command = shlex.join(["mybench", "run", str(campaign_file), *labelled])
     run = CampaignRun(
         campaign,
         data_dir,
@@ -160,7 +164,7 @@ def run_campaign(
     )
     for note in run.check():
         console.print(note, markup=False)
-    again = ["mybench", "run", str(campaign_file), "--data", str(data_dir)]
+    again = ["mybench", "run", str(campaign_file), *labelled, "--data", str(data_dir)]
     again += ["--allow-dirty"] if allow_dirty else []
     finish = Finish(shlex.join(again), shlex.join([*again, "--resume", run.campaign_id]))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -249,6 +253,12 @@ def main() -> None:
     help="Finish an interrupted campaign: keep its complete runs, run the rest under its id.",
 )
 @allow_dirty_option
+@click.option(
+    "--host-label",
+    metavar="LABEL",
+    help="This machine's name on the site, instead of the campaign file's [host] label"
+    " (one campaign file for every host of a fleet).",
+)
 def run(
     campaign_file: Path,
     data_dir: Path,
@@ -256,10 +266,13 @@ def run(
     keep_datadir: bool,
     resume_id: str | None,
     allow_dirty: bool,
+    host_label: str | None,
 ) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
-        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty)
+        run_campaign(
+            campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty, host_label
+        )
 
 
 @main.command()
