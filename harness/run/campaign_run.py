@@ -249,6 +249,12 @@ class CampaignRun:
             }
         return document
 
+    def describe_hosts(self, box: RunningServer) -> tuple[dict, dict | None]:
+        """The run document's host (the client's machine, where the harness runs) and its
+        server_host (the machine of an existing server reached over TCP, else None)."""
+        client = host.collect_host(box.datadir, self.campaign.host_label)
+        return client, box.describe_host() if isinstance(box, ExistingServer) else None
+
     def _existing(self, server: Server, purpose: str) -> ExistingServer:
         workdir = unused_dir(self.workdir / self.campaign_id / purpose)
         workdir.mkdir(parents=True)
@@ -429,9 +435,7 @@ class CampaignRun:
         """A workload that creates its own data, as one run document; its run id when the
         server died during it, else None."""
         run = self._workload_run(box, label, workload, pass_index)
-        run.describe(
-            self.describe_server(box), host.collect_host(box.datadir, self.campaign.host_label)
-        )
+        run.describe(self.describe_server(box), *self.describe_hosts(box))
         run.start_from(None, server_commands)
         server_died = run.execute()
         self.publish(run.document)
@@ -476,10 +480,10 @@ class CampaignRun:
         """The group's runs on one server start; server_commands: how a reader starts it on a
         copy of the loaded data (none when the data was loaded in place)."""
         server_doc = self.describe_server(box)
-        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
+        hosts = self.describe_hosts(box)
         for index, workload in enumerate(group):
             run = self._workload_run(box, label, workload, pass_index)
-            run.describe(server_doc, host_doc)
+            run.describe(server_doc, *hosts)
             run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)
@@ -582,10 +586,10 @@ class CampaignRun:
         reason: str,
     ) -> None:
         server_doc = self.describe_server(box) if box.alive() else None
-        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
+        hosts = self.describe_hosts(box)
         for workload in group:
             run = self._workload_run(box, label, workload, pass_index)
-            run.describe(server_doc, host_doc)
+            run.describe(server_doc, *hosts)
             run.mark(reason)
             self.publish(run.document)
 

@@ -4,7 +4,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from click.testing import CliRunner
 
 from harness.campaign.load import load_campaign, with_host_label
