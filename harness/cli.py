@@ -146,10 +146,12 @@ def run_campaign(
     resume_id: str | None = None,
     allow_dirty: bool = False,
     host_label: str | None = None,
+    fleet_stamp: str | None = None,
 ) -> list[Path]:
     """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
     labelled = ["--host-label", host_label] if host_label is not None else []
+    labelled += ["--fleet", fleet_stamp] if fleet_stamp is not None else []
     if host_label is not None:
         campaign = with_host_label(campaign, host_label)
     command = shlex.join(["mybench", "run", str(campaign_file), *labelled])
@@ -161,6 +163,7 @@ def run_campaign(
         keep_datadir,
         allow_dirty=allow_dirty,
         resume_id=resume_id,
+        fleet_stamp=fleet_stamp,
     )
     for note in run.check():
         console.print(note, markup=False)
@@ -259,6 +262,13 @@ def main() -> None:
     help="This machine's name on the site, instead of the campaign file's [host] label"
     " (one campaign file for every host of a fleet).",
 )
+@click.option(
+    "--fleet",
+    "fleet_stamp",
+    metavar="STAMP",
+    help="Join the fleet dispatched at STAMP (UTC, YYYYMMDD-HHMMSS): the runs of every host"
+    " given it form one campaign, <name>-<STAMP>, whose variants are <host label>.<variant>.",
+)
 def run(
     campaign_file: Path,
     data_dir: Path,
@@ -267,11 +277,19 @@ def run(
     resume_id: str | None,
     allow_dirty: bool,
     host_label: str | None,
+    fleet_stamp: str | None,
 ) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
         run_campaign(
-            campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty, host_label
+            campaign_file,
+            data_dir,
+            workdir,
+            keep_datadir,
+            resume_id,
+            allow_dirty,
+            host_label,
+            fleet_stamp,
         )
 
 

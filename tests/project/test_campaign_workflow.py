@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 import re
 import shlex
+import subprocess
 from pathlib import Path
 
 import click
@@ -16,12 +17,14 @@ import pytest
 import yaml
 
 from harness.cli import main
+from harness.run.document import fleet_campaign_id
 from tests.helpers.paths import REPO
 from tests.project.test_workflows import WORKFLOWS_DIR, run_scripts
 
 CAMPAIGN_YML = WORKFLOWS_DIR / "campaign.yml"
 MATRIX_HOST = "${{ matrix.host }}"
 SAMPLE_HOST = "bench-2s"  # a runner label as a maintainer would give it
+SAMPLE_STAMP = "20261126-120000"  # what the plan job's output holds
 # `${{ ... }}` with the expression given; `$NAME` / `"$NAME"` in a script.
 EXPRESSION = re.compile(r"\$\{\{\s*(?P<expression>.*?)\s*\}\}")
 SHELL_VARIABLE = re.compile(r"^\$(?P<name>[A-Z_]+)$")
@@ -58,7 +61,11 @@ def argv(line: str, env: dict[str, str]) -> list[str]:
 
 def job_env(job: dict, *, host: str) -> dict[str, str]:
     """The job's env: with this host for matrix.host and a sample for the other expressions."""
-    samples = {"matrix.host": host, "inputs.campaign": "campaigns/demo.toml"}
+    samples = {
+        "matrix.host": host,
+        "inputs.campaign": "campaigns/demo.toml",
+        "needs.plan.outputs.fleet": SAMPLE_STAMP,
+    }
     return {
         name: EXPRESSION.sub(lambda m: samples.get(m["expression"], m["expression"]), value)
         for name, value in job["env"].items()
@@ -100,8 +107,23 @@ def test_the_dispatch_asks_for_a_campaign_file_and_a_json_list_of_hosts(workflow
     assert isinstance(yaml.safe_load(inputs["hosts"]["default"]), list)
 
 
+def test_plan_gives_every_host_one_stamp_that_mybench_run_takes(workflow, tmp_path):
+    plan = workflow["jobs"]["plan"]
+    assert "self-hosted" not in plan["runs-on"]
+    (step,) = plan["steps"]
+    assert plan["outputs"] == {"fleet": f"${{{{ steps.{step['id']}.outputs.fleet }}}}"}
+    output = tmp_path / "github_output"
+    subprocess.run(
+        ["bash", "-c", step["run"]], env={"GITHUB_OUTPUT": str(output)}, check=True, timeout=10
+    )
+    name, _, stamp = output.read_text().strip().partition("=")
+    assert name == "fleet"
+    assert fleet_campaign_id("demo", stamp) == f"demo-{stamp}"
+
+
 def test_one_run_job_per_host_on_that_hosts_runner_alone(workflow):
     run = workflow["jobs"]["run"]
+    assert run["needs"] == "plan"
     assert run["strategy"]["matrix"] == {"host": "${{ fromJSON(inputs.hosts) }}"}
     assert run["strategy"]["fail-fast"] is False
     assert run["runs-on"] == ["self-hosted", MATRIX_HOST]
@@ -120,6 +142,7 @@ def test_each_host_runs_validates_and_uploads_its_runs_under_its_label(workflow)
     assert (mybench_run.name, validate.name) == ("run", "validate")
     assert run_params["campaign_file"] == Path("campaigns/demo.toml")
     assert run_params["host_label"] == SAMPLE_HOST
+    assert run_params["fleet_stamp"] == SAMPLE_STAMP
     results = run_params["data_dir"]
     assert validate_params["data_dir"] == results
     assert results.parts[0] == ".scratch"  # ignored by git: the run records a clean checkout
