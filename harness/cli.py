@@ -150,11 +150,11 @@ def run_campaign(
 ) -> list[Path]:
     """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
-    labelled = ["--host-label", host_label] if host_label is not None else []
-    labelled += ["--fleet", fleet_stamp] if fleet_stamp is not None else []
+    as_host = ["--host-label", host_label] if host_label is not None else []
+    as_host += ["--fleet", fleet_stamp] if fleet_stamp is not None else []
     if host_label is not None:
         campaign = with_host_label(campaign, host_label)
-    command = shlex.join(["mybench", "run", str(campaign_file), *labelled])
+    command = shlex.join(["mybench", "run", str(campaign_file), *as_host])
     run = CampaignRun(
         campaign,
         data_dir,
@@ -167,7 +167,7 @@ def run_campaign(
     )
     for note in run.check():
         console.print(note, markup=False)
-    again = ["mybench", "run", str(campaign_file), *labelled, "--data", str(data_dir)]
+    again = ["mybench", "run", str(campaign_file), *as_host, "--data", str(data_dir)]
     again += ["--allow-dirty"] if allow_dirty else []
     finish = Finish(shlex.join(again), shlex.join([*again, "--resume", run.campaign_id]))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
