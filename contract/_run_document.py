@@ -122,6 +122,14 @@ class Host(TypedDict):
     label: NotRequired[str]
 
 
+class ServerHost(TypedDict):
+    address: Required[str]
+    hostname: Required[str]
+    client_address: NotRequired[str]
+    same_machine: Required[bool]
+    variables: NotRequired[dict[str, str]]
+
+
 class CompiledDefaults(TypedDict):
     source: str
     differences: dict[str, str | None]
@@ -523,6 +531,7 @@ class RunDocument(TypedDict):
     ended_at: Required[str]
     harness: Required[Harness]
     host: Required[Host]
+    server_host: NotRequired[ServerHost]
     server: Required[Server]
     workload: Required[Workload]
     # origin.kind "summary-table" runs hold SummarySteps; otherwise workload.tool decides:

@@ -23,7 +23,7 @@ import generator
 from generator.drafts.article import PLACEHOLDER, DraftError, write_draft
 from generator.hugo.load import load_runs
 from harness import PROJECT_ROOT
-from harness.campaign.load import load_campaign
+from harness.campaign.load import load_campaign, with_host_label
 from harness.campaign.new import PRESETS, Overrides, write_campaign
 from harness.errors import ServerStartError, UserError
 from harness.importing.documents import Provenance
@@ -145,10 +145,16 @@ def run_campaign(
     keep_datadir: bool,
     resume_id: str | None = None,
     allow_dirty: bool = False,
+    host_label: str | None = None,
+    fleet_stamp: str | None = None,
 ) -> list[Path]:
     """Run the campaign with a progress bar; returns the run files written."""
     campaign = load_campaign(campaign_file)
-    command = shlex.join(["mybench", "run", str(campaign_file)])
+    as_host = ["--host-label", host_label] if host_label is not None else []
+    as_host += ["--fleet", fleet_stamp] if fleet_stamp is not None else []
+    if host_label is not None:
+        campaign = with_host_label(campaign, host_label)
+    command = shlex.join(["mybench", "run", str(campaign_file), *as_host])
     run = CampaignRun(
         campaign,
         data_dir,
@@ -157,10 +163,11 @@ def run_campaign(
         keep_datadir,
         allow_dirty=allow_dirty,
         resume_id=resume_id,
+        fleet_stamp=fleet_stamp,
     )
     for note in run.check():
         console.print(note, markup=False)
-    again = ["mybench", "run", str(campaign_file), "--data", str(data_dir)]
+    again = ["mybench", "run", str(campaign_file), *as_host, "--data", str(data_dir)]
     again += ["--allow-dirty"] if allow_dirty else []
     finish = Finish(shlex.join(again), shlex.join([*again, "--resume", run.campaign_id]))
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn())
@@ -249,6 +256,19 @@ def main() -> None:
     help="Finish an interrupted campaign: keep its complete runs, run the rest under its id.",
 )
 @allow_dirty_option
+@click.option(
+    "--host-label",
+    metavar="LABEL",
+    help="This machine's name on the site, instead of the campaign file's [host] label"
+    " (one campaign file for every host of a fleet).",
+)
+@click.option(
+    "--fleet",
+    "fleet_stamp",
+    metavar="STAMP",
+    help="Join the fleet dispatched at STAMP (UTC, YYYYMMDD-HHMMSS): the runs of every host"
+    " given it form one campaign, <name>-<STAMP>, whose variants are <host label>.<variant>.",
+)
 def run(
     campaign_file: Path,
     data_dir: Path,
@@ -256,10 +276,21 @@ def run(
     keep_datadir: bool,
     resume_id: str | None,
     allow_dirty: bool,
+    host_label: str | None,
+    fleet_stamp: str | None,
 ) -> None:
     """Run CAMPAIGN_FILE (TOML) against sandboxed servers and write one JSON per run."""
     with reported_errors():
-        run_campaign(campaign_file, data_dir, workdir, keep_datadir, resume_id, allow_dirty)
+        run_campaign(
+            campaign_file,
+            data_dir,
+            workdir,
+            keep_datadir,
+            resume_id,
+            allow_dirty,
+            host_label,
+            fleet_stamp,
+        )
 
 
 @main.command()

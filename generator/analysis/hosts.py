@@ -66,9 +66,11 @@ def host_of(run: RunDocument) -> RunHost:
 
 
 def hosts_of(runs: list[RunDocument]) -> list[RunHost]:
-    """The distinct hosts of runs, in order of first appearance."""
+    """The distinct hosts of runs, in order of first appearance, told apart by name as every
+    other page does (drift banners, /hosts/): one machine under two labels, as when a fleet is
+    tried out on one machine, is two hosts."""
     seen: dict[str, RunHost] = {}
     for run in runs:
         host = host_of(run)
-        seen.setdefault(host["fingerprint"], host)
+        seen.setdefault(host["name"], host)
     return list(seen.values())

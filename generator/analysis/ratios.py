@@ -76,13 +76,13 @@ def shown_metrics(runs: list[RunDocument]) -> list[str]:
 
 
 def variant_order(runs: list[RunDocument]) -> list[str]:
-    """Variants as the campaign file lists them, then any unlisted ones alphabetically."""
+    """Variants as the campaign file lists them, then any unlisted ones alphabetically. The
+    hosts of a fleet share a campaign but each lists its own variants (<host>.<variant>): their
+    lists follow one another, in run id order, so every host keeps the file's order."""
     present = {run["variant"] for run in runs}
     declared: list[str] = []
     for run in sorted(runs, key=lambda run: run["id"]):
-        declared = run["campaign"].get("variant_order", [])
-        if declared:
-            break
+        declared += [v for v in run["campaign"].get("variant_order", []) if v not in declared]
     ordered = [variant for variant in declared if variant in present]
     return ordered + sorted(present - set(ordered))
 

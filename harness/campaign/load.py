@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from pathlib import Path
 
@@ -107,6 +107,17 @@ class Campaign:
 @cache
 def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(_SCHEMA_PATH.read_text()))
+
+
+def with_host_label(campaign: Campaign, label: str) -> Campaign:
+    """The campaign as run on the machine named label (`mybench run --host-label`), so one
+    campaign file serves every host of a fleet; label obeys the file's [host] label rules."""
+    rules = _validator().schema["properties"]["host"]["properties"]["label"]
+    if problem := jsonschema.exceptions.best_match(
+        jsonschema.Draft202012Validator(rules).iter_errors(label)
+    ):
+        raise UserError(f"--host-label: {problem.message}")
+    return replace(campaign, host_label=label)
 
 
 def _where(error: jsonschema.ValidationError) -> str:

@@ -37,6 +37,8 @@ from harness.run.document import (
     StartingData,
     campaign_id,
     commands_in_variables,
+    fleet_campaign_id,
+    host_variant_prefix,
     run_id,
 )
 from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot
@@ -92,14 +94,25 @@ class CampaignRun:
     compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
     resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
+    # A fleet's shared stamp: every host's runs join one campaign, variants named per host.
+    fleet_stamp: str | None = None
     completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
     used_ids: set[str] = field(default_factory=set)
     stores: dict[str, PristineStore] = field(default_factory=dict)  # server label -> copies
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
+        """Each server variant and its label: <server>.<variant> with several servers, after
+        <host>. in a fleet, whose hosts share one campaign (and would share run ids)."""
         several = len(self.campaign.servers) > 1
+        host = ""
+        if self.fleet_stamp is not None and self.campaign.host_label:
+            host = host_variant_prefix(self.campaign.host_label)
         return [
-            (server, variant, f"{server.label}.{variant.label}" if several else variant.label)
+            (
+                server,
+                variant,
+                host + (f"{server.label}.{variant.label}" if several else variant.label),
+            )
             for server in self.campaign.servers
             for variant in self.campaign.variants
         ]
@@ -178,9 +191,16 @@ class CampaignRun:
                 f"sysbench {self.tool_version} found; its output is parsed as"
                 f" {SUPPORTED_VERSION}'s"
             )
+        if self.fleet_stamp is not None and not self.campaign.host_label:
+            raise UserError(
+                f"--fleet {self.fleet_stamp}: the hosts of a fleet are told apart by their"
+                " label: give --host-label or the campaign file's [host] label"
+            )
         if self.resume_id:
             self.campaign_id = self.resume_id
             notes += self._plan_resume()
+        elif self.fleet_stamp is not None:
+            self.campaign_id = fleet_campaign_id(self.campaign.name, self.fleet_stamp)
         else:
             self.campaign_id = campaign_id(self.campaign.name, datetime.now(UTC))
         notes += self._snapshot()
@@ -248,6 +268,12 @@ class CampaignRun:
                 "differences": compiled_defaults.differences(document["variables"], compiled),
             }
         return document
+
+    def describe_hosts(self, box: RunningServer) -> tuple[dict, dict | None]:
+        """The run document's host (the client's machine, where the harness runs) and its
+        server_host (the machine of an existing server reached over TCP, else None)."""
+        client = host.collect_host(box.datadir, self.campaign.host_label)
+        return client, box.describe_host() if isinstance(box, ExistingServer) else None
 
     def _existing(self, server: Server, purpose: str) -> ExistingServer:
         workdir = unused_dir(self.workdir / self.campaign_id / purpose)
@@ -429,9 +455,7 @@ class CampaignRun:
         """A workload that creates its own data, as one run document; its run id when the
         server died during it, else None."""
         run = self._workload_run(box, label, workload, pass_index)
-        run.describe(
-            self.describe_server(box), host.collect_host(box.datadir, self.campaign.host_label)
-        )
+        run.describe(self.describe_server(box), *self.describe_hosts(box))
         run.start_from(None, server_commands)
         server_died = run.execute()
         self.publish(run.document)
@@ -476,10 +500,10 @@ class CampaignRun:
         """The group's runs on one server start; server_commands: how a reader starts it on a
         copy of the loaded data (none when the data was loaded in place)."""
         server_doc = self.describe_server(box)
-        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
+        hosts = self.describe_hosts(box)
         for index, workload in enumerate(group):
             run = self._workload_run(box, label, workload, pass_index)
-            run.describe(server_doc, host_doc)
+            run.describe(server_doc, *hosts)
             run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)
@@ -582,10 +606,10 @@ class CampaignRun:
         reason: str,
     ) -> None:
         server_doc = self.describe_server(box) if box.alive() else None
-        host_doc = host.collect_host(box.datadir, self.campaign.host_label)
+        hosts = self.describe_hosts(box)
         for workload in group:
             run = self._workload_run(box, label, workload, pass_index)
-            run.describe(server_doc, host_doc)
+            run.describe(server_doc, *hosts)
             run.mark(reason)
             self.publish(run.document)
 

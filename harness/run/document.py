@@ -3,6 +3,7 @@ workload kind) starts here, and the workload's driver contributes its section up
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -10,6 +11,7 @@ import contract
 from contract.replay_variables import in_variables
 from harness.campaign import suites
 from harness.campaign.load import Campaign, Workload
+from harness.errors import UserError
 from harness.run.provenance import relative_to_project
 from harness.servers.protocol import Server
 
@@ -17,6 +19,25 @@ from harness.servers.protocol import Server
 def campaign_id(name: str, started: datetime) -> str:
     """One execution of a campaign: <campaign name>-<UTC start stamp>."""
     return f"{name}-{started.astimezone(UTC).strftime('%Y%m%d-%H%M%S')}"
+
+
+STAMP_FORMAT = "%Y%m%d-%H%M%S"
+
+
+def fleet_campaign_id(name: str, stamp: str) -> str:
+    """The campaign id every host of a fleet shares: <campaign name>-<the fleet's stamp>, the
+    UTC time the fleet was dispatched as YYYYMMDD-HHMMSS (a campaign id's own stamp)."""
+    try:
+        started = datetime.strptime(stamp, STAMP_FORMAT).replace(tzinfo=UTC)
+    except ValueError:
+        raise UserError(f"--fleet {stamp}: not a UTC stamp YYYYMMDD-HHMMSS") from None
+    return campaign_id(name, started)
+
+
+def host_variant_prefix(label: str) -> str:
+    """A host label as the first part of a fleet's variant names ("Rack 3 (2)" -> "rack-3-2."):
+    a run id and a variant are lower-case slugs."""
+    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + "."
 
 
 def run_id(campaign: str, variant: str, workload: str, pass_index: int, passes: int) -> str:

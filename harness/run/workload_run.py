@@ -122,11 +122,16 @@ class WorkloadRun:
         server's error log in the sandbox work directory."""
         return self.server.workdir / f"{self.workload.label}.log"
 
-    def describe(self, server_doc: dict | None, host_doc: dict) -> None:
-        """The server (None when it could not be asked) and the host the run ran on."""
+    def describe(
+        self, server_doc: dict | None, host_doc: dict, server_host: dict | None = None
+    ) -> None:
+        """The server (None when it could not be asked), the host the run ran on, and the
+        server's own machine when it is not that host for sure (an existing server over TCP)."""
         if server_doc is not None:
             self.document["server"] = server_doc
         self.document["host"] = host_doc
+        if server_host is not None:
+            self.document["server_host"] = server_host
 
     def start_from(
         self, data: StartingData | None, server_commands: list[dict[str, str]] | None = None

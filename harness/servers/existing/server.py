@@ -44,6 +44,16 @@ READY_TIMEOUT_S = 300  # then until the server answers again (InnoDB recovery, b
 SERVER_PROCESS_NAMES = {"mysqld", "mariadbd"}
 MIN_SCRUBBED = 4  # a shorter password is not searched for in texts (it would match anywhere)
 ER_ACCESS_DENIED = 1045
+# The variables that say what machine and build a server runs on, for a reader who cannot see
+# that machine: the run document's server_host keeps them next to the client's host facts.
+SERVER_HOST_VARIABLES = (
+    "version",
+    "version_comment",
+    "version_compile_os",
+    "version_compile_machine",
+    "datadir",
+    "system_time_zone",
+)
 
 
 @dataclass
@@ -66,6 +76,7 @@ class ExistingServer(ServerBase):
     cpus: tuple[int, ...] = field(default=(), init=False)  # never pinned by the harness
     _password: str | None = field(default=None, init=False, repr=False)
     _variables: dict[str, str] = field(default_factory=dict, init=False, repr=False)
+    _seen_from: str = field(default="", init=False)  # the client's address, as the server saw it
     _pid: int | None = field(default=None, init=False)
     _datadir: Path | None = field(default=None, init=False)
     variants: VariantApplier = field(init=False, repr=False)
@@ -163,6 +174,8 @@ class ExistingServer(ServerBase):
     def _refresh(self) -> None:
         with self.checked_connect() as conn, conn.cursor() as cursor:
             self.read_variables(cursor)
+            cursor.execute("SELECT USER()")
+            self._seen_from = str(cursor.fetchone()[0]).rpartition("@")[2]
         self.locate()
 
     def read_variables(self, cursor) -> dict[str, str]:
@@ -368,6 +381,25 @@ class ExistingServer(ServerBase):
                 pass
         document["variables"] = variables
         document["build"] = existing_build(variables)
+        return document
+
+    def describe_host(self) -> dict[str, object] | None:
+        """The run document's "server_host": the machine the server runs on, as the server
+        described itself when the harness connected; None when reached by unix socket (then it
+        runs on the client's machine, which "host" describes)."""
+        if self.socket is not None:
+            return None
+        variables = self._variables
+        document: dict[str, object] = {
+            "address": f"{self.host}:{self.port}",
+            "hostname": variables.get("hostname", ""),
+            "same_machine": self._is_local(),
+        }
+        if self._seen_from:
+            document["client_address"] = self._seen_from
+        document["variables"] = {
+            name: variables[name] for name in SERVER_HOST_VARIABLES if name in variables
+        }
         return document
 
     def reproduce_commands(self) -> list[dict[str, str]]:

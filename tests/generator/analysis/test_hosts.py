@@ -33,6 +33,17 @@ def test_two_documents_differing_only_in_cpu_model_are_two_hosts(run):
     assert len(hosts_of([run, other, run])) == 2
 
 
+def test_one_machine_under_two_labels_is_two_hosts(run):
+    fingerprint = contract.host_fingerprint(run["host"], "0" * 64)
+    first = with_host(run, fingerprint=fingerprint, label="bench-1")
+    second = with_host(run, fingerprint=fingerprint, label="bench-2")
+    hosts = hosts_of([first, second, first])
+    assert [host["name"] for host in hosts] == [
+        f"bench-1 · {fingerprint[:6]}",
+        f"bench-2 · {fingerprint[:6]}",
+    ]
+
+
 def test_the_same_machine_twice_is_one_host_despite_ram_wobble_and_a_new_kernel(run):
     # MemTotal moved by 1.2 MiB between two boots of the project's VMs; a kernel upgrade
     # leaves the machine as it was (the drift banner reports the kernel).

@@ -64,6 +64,20 @@ def test_variants_follow_the_campaign_file(runs):
         assert summary["base"] == next((v for v in declared if v in present), summary["base"])
 
 
+def test_a_fleets_hosts_each_keep_the_files_variant_order(runs):
+    def fleet_run(host: str, variant: str) -> dict:
+        # the file lists relaxed first: not the alphabetical order
+        order = [f"{host}.{label}" for label in ("relaxed", "durable")]
+        campaign = {"variant_order": order}
+        return {"id": f"fleet-20261126-120000.{host}.{variant}.ps", "variant": f"{host}.{variant}",
+                "campaign": campaign}  # fmt: skip
+
+    fleet = [
+        fleet_run(host, variant) for host in ("b2", "b1") for variant in ("relaxed", "durable")
+    ]
+    assert variant_order(fleet) == ["b1.relaxed", "b1.durable", "b2.relaxed", "b2.durable"]
+
+
 def test_ratios_are_value_over_base_at_same_threads(runs):
     checked = 0
     for summary in summarize_campaigns(runs):

@@ -4,8 +4,10 @@ import re
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
-from harness.campaign.load import load_campaign
+from harness.campaign.load import load_campaign, with_host_label
+from harness.cli import main
 from harness.errors import UserError
 from tests.helpers.campaign_files import HEAD, write
 from tests.helpers.paths import REPO
@@ -211,3 +213,19 @@ def test_host_label_is_optional_and_must_name_something(tmp_path):
         ) as caught:
             load_campaign(path)
         assert str(caught.value).startswith(str(path)) and "\n" not in str(caught.value)
+
+
+def test_host_label_given_on_the_command_line_replaces_the_files(tmp_path):
+    labelled = load_campaign(write(tmp_path, MINIMAL + '[host]\nlabel = "from the file"\n'))
+    assert with_host_label(labelled, "bench-2s").host_label == "bench-2s"
+    with pytest.raises(UserError, match=r"^--host-label: '\.\./runs' does not match"):
+        with_host_label(labelled, "../runs")
+
+
+def test_run_refuses_a_bad_host_label_before_anything_starts(tmp_path):
+    campaign = write(tmp_path, MINIMAL)
+    args = ["run", str(campaign), "--data", str(tmp_path / "data"), "--host-label", "a/b"]
+    result = CliRunner().invoke(main, [*args, "--workdir", str(tmp_path / "work")])
+    assert result.exit_code == 2
+    assert "error: --host-label: 'a/b' does not match" in result.output
+    assert not (tmp_path / "data").exists() and not (tmp_path / "work").exists()
