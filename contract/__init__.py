@@ -5,6 +5,7 @@ This is the one place that knows the schema version and where the schema lives.
 
 from datetime import UTC, datetime
 
+from contract._fleet import host_variant_prefix
 from contract._host_fingerprint import host_fingerprint, ram_gib
 from contract._run_document import (
     Background,
@@ -101,6 +102,7 @@ __all__ = [
     "WorkloadTpcc",
     "check_run",
     "host_fingerprint",
+    "host_variant_prefix",
     "ibench_steps",
     "is_secret_name",
     "load_run",

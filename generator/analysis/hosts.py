@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import TypedDict
 
-from contract import Host, RunDocument, host_fingerprint, ram_gib
+from contract import Host, RunDocument, host_fingerprint, host_variant_prefix, ram_gib
 
 SHORT_DIGITS = 6
 # Trademarks, "CPU", "Processor", "64-Core" and the clock say nothing that tells machines apart.
@@ -74,3 +74,24 @@ def hosts_of(runs: list[RunDocument]) -> list[RunHost]:
         host = host_of(run)
         seen.setdefault(host["name"], host)
     return list(seen.values())
+
+
+def same_variant_across_hosts(
+    variants: list[str], runs: list[RunDocument]
+) -> dict[str, list[str]]:
+    """A fleet's variants by the variant each host ran: `<variant>` -> its
+    `<host>.<variant>` names in the given order, for each variant run on two hosts or more
+    (contract.host_variant_prefix). Empty for a campaign of one host, and for a fleet of one
+    variant, whose ratios to the base are already host against host."""
+    prefixes = {
+        run["variant"]: host_variant_prefix(run["host"]["label"])
+        for run in runs
+        if run["host"].get("label")
+    }
+    by_variant: dict[str, list[str]] = {}
+    for variant in variants:
+        prefix = prefixes.get(variant)
+        if prefix and variant.startswith(prefix):
+            by_variant.setdefault(variant.removeprefix(prefix), []).append(variant)
+    across = {variant: named for variant, named in by_variant.items() if len(named) > 1}
+    return across if len(by_variant) > 1 else {}

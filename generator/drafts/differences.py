@@ -24,7 +24,8 @@ class Difference:
     """One coloured cell: which table holds it, and its dotted path in the summary (as the fact
     shortcode reads it)."""
 
-    table: str  # "sweep" (a workload's ratio tables), "tpcc", "suite" or "ibench"
+    # "sweep" (a workload's ratio tables), "hosts" (a fleet's), "tpcc", "suite" or "ibench"
+    table: str
     subject: str  # the workload, TPC-C-like line, suite test or Insert Benchmark workload
     variant: str
     base: str  # the column the ratio divides by
@@ -72,6 +73,13 @@ def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[s
         ("sweep", workload["name"], metric, table, f"workloads.{w_index}.metrics.{metric}")
         for w_index, workload in enumerate(summary["workloads"])
         for metric, table in workload["metrics"].items()
+    ]
+    ratio_tables += [
+        ("hosts", workload["name"], metric, table, f"{path}.metrics.{metric}")
+        for w_index, workload in enumerate(summary["workloads"])
+        for h_index, hosts in enumerate(workload["across_hosts"])
+        for path in [f"workloads.{w_index}.across_hosts.{h_index}"]
+        for metric, table in hosts["metrics"].items()
     ]
     if tpcc := summary["tpcc"]:
         ratio_tables += [
@@ -171,7 +179,8 @@ def findings(summary: dict[str, Any]) -> list[Finding]:
 class Quiet:
     """A column compared with its base in which the page colours no cell."""
 
-    table: str  # "sweep" (with the suite tables: the campaign's variants), "tpcc" or "ibench"
+    # "sweep" (with the suite tables: the campaign's variants), "hosts", "tpcc" or "ibench"
+    table: str
     variant: str
     base: str
 
@@ -183,6 +192,13 @@ def quiet(summary: dict[str, Any], found: list[Finding]) -> list[Quiet]:
     columns = []
     if summary["workloads"]:  # the thread sweeps and suite tables compare the variants
         columns += [("sweep", variant, summary["base"]) for variant in summary["variants"][1:]]
+    columns += [  # a fleet's hosts against the first, variant by variant
+        ("hosts", variant, table["base"])
+        for workload in summary["workloads"]
+        for hosts in workload["across_hosts"]
+        for table in hosts["metrics"].values()
+        for variant in table["variants"][1:]
+    ]
     if tpcc := summary["tpcc"]:
         columns += [("tpcc", line["name"], tpcc["base"]) for line in tpcc["lines"][1:]]
     if ibench := summary["ibench"]:

@@ -9,7 +9,7 @@ from generator.analysis.build_origin import build_comparison
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
 from generator.analysis.evidence import weakest
-from generator.analysis.hosts import hosts_of
+from generator.analysis.hosts import hosts_of, same_variant_across_hosts
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant, ratio_table, shown_metrics, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
@@ -32,6 +32,7 @@ def summarize_campaign(
         trust = {run["id"]: run_trust(run) for run in runs}
     first = min(runs, key=lambda run: run["started_at"])
     variants = variant_order(runs)
+    fleet = same_variant_across_hosts(variants, runs)
     cells = group_by_cell(runs)
     workloads = []
     # Insert Benchmark steps have names, not thread levels: they get their own report.
@@ -60,6 +61,20 @@ def summarize_campaign(
                     metric: ratio_table(counted, present, metric)
                     for metric in shown_metrics([run for v in present for run in counted[v]])
                 },
+                # A fleet's hosts against the first at each variant, beside the base's ratios.
+                "across_hosts": [
+                    {
+                        "variant": variant,
+                        "metrics": {
+                            metric: ratio_table(counted, on_hosts, metric)
+                            for metric in shown_metrics(
+                                [run for v in on_hosts for run in counted[v]]
+                            )
+                        },
+                    }
+                    for variant, named in fleet.items()
+                    if len(on_hosts := [v for v in named if v in counted]) > 1
+                ],
                 "write_debt": start_spread([run for v in present for run in counted[v]]),
             }
         )

@@ -153,7 +153,14 @@ def campaign_page(summary: dict[str, Any]) -> dict[str, Any]:
     return {
         **summary,
         "workloads": [
-            {**workload, "metrics": _metrics(workload["metrics"])}
+            {
+                **workload,
+                "metrics": _metrics(workload["metrics"]),
+                "across_hosts": [
+                    {**hosts, "metrics": _metrics(hosts["metrics"])}
+                    for hosts in workload["across_hosts"]
+                ],
+            }
             for workload in summary["workloads"]
         ],
         "suite": suite

@@ -27,7 +27,7 @@ from pathlib import Path
 import pymysql
 
 import contract
-from contract import replay_variables
+from contract import host_variant_prefix, replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.measure import counters, host
@@ -38,7 +38,6 @@ from harness.run.document import (
     campaign_id,
     commands_in_variables,
     fleet_campaign_id,
-    host_variant_prefix,
     run_id,
 )
 from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot

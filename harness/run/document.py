@@ -3,7 +3,6 @@ workload kind) starts here, and the workload's driver contributes its section up
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -32,12 +31,6 @@ def fleet_campaign_id(name: str, stamp: str) -> str:
     except ValueError:
         raise UserError(f"--fleet {stamp}: not a UTC stamp YYYYMMDD-HHMMSS") from None
     return campaign_id(name, started)
-
-
-def host_variant_prefix(label: str) -> str:
-    """A host label as the first part of a fleet's variant names ("Rack 3 (2)" -> "rack-3-2."):
-    a run id and a variant are lower-case slugs."""
-    return re.sub(r"[^a-z0-9]+", "-", label.lower()).strip("-") + "."
 
 
 def run_id(campaign: str, variant: str, workload: str, pass_index: int, passes: int) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+import contract
 from generator.drafts.article import PLACEHOLDER, write_draft
 from generator.hugo.site_contract import campaign_page_file
 from tests.helpers.paths import DATA_DIR
@@ -56,24 +57,43 @@ def drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
     return {"articles": written, "public": public, "build": root / "build"}
 
 
-def halved(run: dict[str, Any]) -> dict[str, Any]:
-    """The run with every throughput of its steps (figures and per-second series) halved."""
+def scaled(run: dict[str, Any], factor: float) -> dict[str, Any]:
+    """The run with every throughput of its steps (figures and per-second series) times factor."""
     for step in run["steps"]:
         for figures in (step, step.get("series", {})):
             for name in THROUGHPUTS:
                 if isinstance(figures.get(name), list):
-                    figures[name] = [value / 2 for value in figures[name]]
+                    figures[name] = [value * factor for value in figures[name]]
                 elif isinstance(figures.get(name), (int, float)):
-                    figures[name] = figures[name] / 2
+                    figures[name] = figures[name] * factor
         if "qps" in step:
-            step["qps"] = {key: value / 2 for key, value in step["qps"].items()}
+            step["qps"] = {key: value * factor for key, value in step["qps"].items()}
+    return run
+
+
+# The sweep campaign as a fleet of two hosts would write it (mybench run --fleet): the second
+# host a fifth slower, so the page colours host-against-host cells and the draft names them.
+FLEET = "fleet-20261126-120000"
+FLEET_HOSTS = {"bench-1": 1.0, "bench-2": 0.8}
+
+
+def on_host(run: dict[str, Any], label: str) -> dict[str, Any]:
+    """A copy of a run of the sweep campaign as host `label` of the FLEET ran it."""
+    run = scaled(json.loads(json.dumps(run)), FLEET_HOSTS[label])
+    prefix = contract.host_variant_prefix(label)
+    campaign = run["campaign"]
+    run["id"] = run["id"].replace(f"{campaign['id']}.", f"{FLEET}.{prefix}", 1)
+    run["variant"] = prefix + run["variant"]
+    campaign["id"] = FLEET
+    campaign["variant_order"] = [prefix + variant for variant in campaign["variant_order"]]
+    run["host"]["label"] = label
     return run
 
 
 @pytest.fixture(scope="module")
 def slowed_drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
-    """The site of the SLOWED copies of the TPC-C-like and Insert Benchmark campaigns, with
-    their drafts."""
+    """The site of the SLOWED copies of the TPC-C-like and Insert Benchmark campaigns and of
+    the FLEET, with their drafts."""
     root = tmp_path_factory.mktemp("slowed")
     runs_dir = root / "data" / "runs"
     runs_dir.mkdir(parents=True)
@@ -82,16 +102,16 @@ def slowed_drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
         run = run_file.doc
         for kind, slow in SLOWED.items():
             if run["campaign"]["id"] == CAMPAIGNS[kind]:
-                run = halved(json.loads(json.dumps(run))) if slow(run) else run
-                (runs_dir / run_file.path.name).write_text(json.dumps(run))
-                runs.append(run)
+                runs.append(scaled(json.loads(json.dumps(run)), 0.5) if slow(run) else run)
+        if run["campaign"]["id"] == CAMPAIGNS["sweep"]:
+            runs += [on_host(run, label) for label in FLEET_HOSTS]
+    for run in runs:
+        (runs_dir / f"{run['id']}.json").write_text(json.dumps(run))
     written: dict[str, Path] = {}
 
     def write(posts: Path) -> None:
-        for kind in SLOWED:
-            written[CAMPAIGNS[kind]] = write_draft(
-                runs, CAMPAIGNS[kind], posts, None, "2026-11-26"
-            )
+        for campaign_id in [*(CAMPAIGNS[kind] for kind in SLOWED), FLEET]:
+            written[campaign_id] = write_draft(runs, campaign_id, posts, None, "2026-11-26")
 
     public = build_with_posts(root, write, [root / "data"])
     return {"articles": written, "public": public, "build": root / "build"}
@@ -185,6 +205,21 @@ def test_tldr_names_the_coloured_cells_of_each_report(slowed_drafts, kind):
     coloured = assert_tldr_names_the_coloured_cells(slowed_drafts, CAMPAIGNS[kind])
     report = f"{kind}."
     assert any(path.startswith(report) for path in coloured), f"no coloured cell in {report}"
+
+
+def test_tldr_names_the_coloured_cells_of_a_fleet_host_against_host(slowed_drafts):
+    coloured = assert_tldr_names_the_coloured_cells(slowed_drafts, FLEET)
+    across = {path for path in coloured if ".across_hosts." in path}
+    assert across, "the second host, a fifth slower, is coloured against the first"
+    summary = json.loads((slowed_drafts["build"] / campaign_page_file(FLEET)).read_text())
+    for path in across:
+        cell = summary
+        for key in path.split("."):
+            cell = cell[int(key)] if isinstance(cell, list) else cell[key]
+        assert cell["variant"].startswith("bench-2.") and cell["verdict"] == "worse"
+        assert round(cell["ratio"], 2) == 0.8
+    page = (slowed_drafts["public"] / "campaigns" / FLEET / "index.html").read_text()
+    assert "binlog-off: host against host" in page and "relative to bench-1.binlog-off" in page
 
 
 @pytest.mark.parametrize("draft", [*COMMITTED, *(f"slowed-{kind}" for kind in SLOWED)])

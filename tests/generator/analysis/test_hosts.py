@@ -7,7 +7,7 @@ import copy
 import pytest
 
 import contract
-from generator.analysis.hosts import cpu_name, host_of, hosts_of
+from generator.analysis.hosts import cpu_name, host_of, hosts_of, same_variant_across_hosts
 
 MIB = 2**20
 
@@ -96,3 +96,31 @@ def test_one_label_on_two_machines_still_names_two_hosts(run):
 )
 def test_cpu_names_drop_trademarks_and_clocks(model, name):
     assert cpu_name(model) == name
+
+
+def _fleet_run(run, label: str, variant: str) -> dict:
+    copied = copy.deepcopy(run)
+    copied["host"]["label"] = label
+    copied["variant"] = contract.host_variant_prefix(label) + variant
+    return copied
+
+
+def test_a_fleet_s_variants_are_compared_host_against_host(run):
+    runs = [
+        _fleet_run(run, label, variant)
+        for label in ("Rack 3 (2)", "bench-1")
+        for variant in ("base", "tuned")
+    ]
+    variants = [doc["variant"] for doc in runs]
+    assert same_variant_across_hosts(variants, runs) == {
+        "base": ["rack-3-2.base", "bench-1.base"],
+        "tuned": ["rack-3-2.tuned", "bench-1.tuned"],
+    }
+
+
+def test_one_host_or_one_variant_gives_no_host_against_host_tables(run):
+    one_host = [_fleet_run(run, "bench-1", variant) for variant in ("base", "tuned")]
+    one_variant = [_fleet_run(run, label, "base") for label in ("bench-1", "bench-2")]
+    unlabelled = [copy.deepcopy(run)]
+    for runs in (one_host, one_variant, unlabelled):
+        assert same_variant_across_hosts([doc["variant"] for doc in runs], runs) == {}
