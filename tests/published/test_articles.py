@@ -34,7 +34,6 @@ AWAITING_REMEASURE = {
     "callaghan-2017-figures-beside-ours",
     "ibench-performance-schema",
     "mariadb-10-11-vs-11-4-dimitri-set",
-    "tpcc-one-dataset-vs-four",
 }
 
 
