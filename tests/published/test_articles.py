@@ -148,7 +148,9 @@ def test_embedded_runs_were_measured_as_results_must_be(article, committed_runs)
     if name in AWAITING_REMEASURE:
         assert faults, f"{article}: measured as required now; take it off AWAITING_REMEASURE"
     else:
-        assert not faults, f"{article}: {len(faults)} embedded runs, e.g. {next(iter(faults.items()))}"
+        assert not faults, (
+            f"{article}: {len(faults)} embedded runs, e.g. {next(iter(faults.items()))}"
+        )
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
