@@ -51,7 +51,8 @@ def drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
 
     def write(posts: Path) -> None:
         for campaign_id in COMMITTED:
-            written[campaign_id] = write_draft(runs, campaign_id, posts, None, "2026-11-26")
+            # two committed campaigns share a name when one was measured again: slug by id
+            written[campaign_id] = write_draft(runs, campaign_id, posts, campaign_id, "2026-11-26")
 
     public = build_with_posts(root, write, [DATA_DIR])
     return {"articles": written, "public": public, "build": root / "build"}
