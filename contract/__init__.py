@@ -40,7 +40,7 @@ from contract._run_document import (
     WorkloadTpcc,
 )
 from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
-from contract._steps import ibench_steps, recorded_steps, sysbench_steps
+from contract._steps import ibench_steps, is_ibench, recorded_steps, sysbench_steps
 from contract._validate import (
     Problem,
     check_run,
@@ -104,6 +104,7 @@ __all__ = [
     "host_fingerprint",
     "host_variant_prefix",
     "ibench_steps",
+    "is_ibench",
     "is_secret_name",
     "load_run",
     "ram_gib",

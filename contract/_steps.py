@@ -12,6 +12,11 @@ from typing import cast
 from contract._run_document import IbenchStep, RunDocument, Step
 
 
+def is_ibench(run: RunDocument) -> bool:
+    """Whether the run's steps are Insert Benchmark steps rather than thread levels."""
+    return run["workload"]["tool"] == "ibench"
+
+
 def sysbench_steps(run: RunDocument) -> list[Step]:
     """The steps of a run of any tool but ibench: one per thread level."""
     return cast("list[Step]", run["steps"])

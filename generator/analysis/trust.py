@@ -2,14 +2,18 @@
 generator/analysis/stats.py: the warm-up cut, the kept window's mean TPS, the steady-state verdict,
 the write-debt verdict of a write step (generator/analysis/write_debt.py) and the client's CPU
 load. Written into the run page's facts; a comparison without
-repeats measures its noise on the same kept seconds (kept_series)."""
+repeats measures its noise on the same kept seconds (kept_series).
+
+An Insert Benchmark step is judged by the same steady-state rule on the per-second series of its
+headline rate (inserts/s while loading and writing, queries/s in the q steps); l.x reports no
+per-second rate and the flush step measures nothing, so neither is judged."""
 
 from __future__ import annotations
 
 import statistics
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from contract import RunDocument, Step, sysbench_steps
+from contract import IbenchStep, RunDocument, Step, ibench_steps, is_ibench, sysbench_steps
 from generator.analysis import stats as _stats
 from generator.analysis.write_debt import step_write_debt
 
@@ -46,8 +50,40 @@ def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
     }
 
 
+# The per-second series behind an Insert Benchmark step's headline, by step kind.
+IBENCH_HEADLINE_SERIES: dict[str, Literal["queries_per_s", "inserts_per_s"]] = {
+    "query": "queries_per_s",
+    "load": "inserts_per_s",
+    "write": "inserts_per_s",
+}
+
+
+def ibench_kept(step: IbenchStep) -> list[float]:
+    """The headline's per-second series after the warm-up cut; empty when the step has none."""
+    name = IBENCH_HEADLINE_SERIES.get(step["kind"])
+    series = step.get("series", {}).get(name) if name else None
+    return _stats.kept(series, _stats.trim_seconds(step["duration_s"])) if series else []
+
+
+def ibench_step_trust(step: IbenchStep) -> dict[str, Any] | None:
+    """The steady-state verdict of one Insert Benchmark step; None for a step not judged."""
+    values = ibench_kept(step)
+    if not values:
+        return None
+    return {
+        "step": step["step"],
+        "trim_s": len(step["series"][IBENCH_HEADLINE_SERIES[step["kind"]]]) - len(values),
+        **_stats.steady_state(values),
+        "write_debt": None,
+        "client": None,
+    }
+
+
 def run_trust(run: RunDocument) -> list[dict[str, Any]]:
-    """One entry per sysbench step (the Insert Benchmark's steps have their own rules)."""
+    """One entry per judged step: every sysbench step with per-second samples, or every
+    Insert Benchmark step with a per-second headline rate."""
+    if is_ibench(run):
+        return [entry for step in ibench_steps(run) if (entry := ibench_step_trust(step))]
     return [
         step_trust(run, step) for step in sysbench_steps(run) if "tps" in step and "series" in step
     ]

@@ -10,14 +10,14 @@ import re
 from pathlib import Path
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, is_ibench
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.ratios import METRICS, QPS_METRIC, variant_order
 from generator.drafts.differences import Finding, findings, quiet, unjudged
 from generator.hugo.site_contract import ibench_figure
 from generator.pages.campaign import summarize_campaign
-from generator.pages.ibench import is_ibench, run_report
+from generator.pages.ibench import run_report
 from generator.pages.run_label import PRODUCT_NAMES
 from generator.pages.suite import EFFICIENCY, THROUGHPUT
 from generator.text_templates import text_templates

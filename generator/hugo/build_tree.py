@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from contract import RunDocument
+from contract import RunDocument, is_ibench
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
 from generator.figures.downsample import thin_figure
@@ -29,7 +29,6 @@ from generator.pages.campaign import summarize_campaign
 from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
-from generator.pages.ibench import is_ibench
 from generator.pages.monitor import family_rules
 from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, is_ibench
 from generator.analysis.build_origin import build_comparison
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
@@ -17,7 +17,6 @@ from generator.analysis.trust import run_trust
 from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
-from generator.pages.ibench import is_ibench
 from generator.pages.origin import cell_sources
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report

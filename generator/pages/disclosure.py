@@ -35,12 +35,32 @@ def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
     ]
 
 
+def _where(entries: list[dict[str, Any]]) -> str:
+    """Where flagged steps are, as the run table's tooltips and the run box say it: "1, 4
+    threads" for thread levels, "l.i1, qp100" for Insert Benchmark steps."""
+    threads = [str(entry["threads"]) for entry in entries if "threads" in entry]
+    steps = [entry["step"] for entry in entries if "step" in entry]
+    parts = [", ".join(steps)] if steps else []
+    if threads:
+        parts.append(f"{', '.join(threads)} thread{'' if threads == ['1'] else 's'}")
+    return "; ".join(parts)
+
+
+def _client_judged(trust: list[dict[str, Any]]) -> bool:
+    """Whether any step recorded its client's CPU (the Insert Benchmark's steps do not)."""
+    return any(entry["client"] for entry in trust)
+
+
 def _flagged(trust: list[dict[str, Any]]) -> dict[str, Any]:
+    """The thread levels (or Insert Benchmark steps) the steady-state and client-load tests
+    flagged, and where they are in words."""
+    unstable = [entry for entry in trust if entry["steady"] is False]
+    client_bound = [entry for entry in trust if entry["client"] and entry["client"]["saturated"]]
     return {
-        "unstable": [entry["threads"] for entry in trust if entry["steady"] is False],
-        "client_bound": [
-            entry["threads"] for entry in trust if entry["client"] and entry["client"]["saturated"]
-        ],
+        "unstable": [entry.get("threads", entry.get("step")) for entry in unstable],
+        "unstable_at": _where(unstable),
+        "client_bound": [entry["threads"] for entry in client_bound],
+        "client_bound_at": _where(client_bound),
     }
 
 
@@ -53,6 +73,7 @@ def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, A
         "trim_s": sorted({entry["trim_s"] for entry in trust}),
         "trim_rule": run["workload"].get("trim_seconds") is None,
         "steps": len(trust),
+        "client_judged": _client_judged(trust),
         **_flagged(trust),
     }
 
@@ -88,6 +109,7 @@ def campaign_disclosure(
         "repeats": max((run.get("repeat", {}).get("of", 1) for run in runs), default=1),
         "trim_rule": _stats.TRIM_RULE,
         "steps": steps,
+        "client_judged": any(_client_judged(trust[run["id"]]) for run in runs),
         "flagged_runs": flagged,
         "unstable_steps": sum(len(entry["unstable"]) for entry in flagged),
         "client_bound_steps": sum(len(entry["client_bound"]) for entry in flagged),

@@ -4,20 +4,21 @@ database size), the achieved background rate of the q steps against its target, 
 per-step charts (generator/figures/ibench.py) need beside them.
 
 A q step whose background insert rate fell below 95 % of its target did not measure what it
-claims to: its cells are marked `sustained: false` and the templates grey them.
+claims to: its cells are marked `sustained: false` and the templates grey them. A step whose
+per-second headline rate failed the steady-state test (generator/analysis/trust.py) carries its
+verdict in its row, and a campaign cell counts the runs whose step failed it (`unsteady_runs`).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, cast
 
-from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps
-from generator.analysis import stats as _stats
+from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps, is_ibench
 from generator.analysis.ratios import stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
+from generator.analysis.trust import ibench_kept, ibench_step_trust
 from generator.hugo.site_contract import step_slug
 
-TOOL = "ibench"
 Role = Literal["insert", "delete", "query"]
 ROLES: tuple[Role, ...] = ("insert", "delete", "query")
 RATES = {"insert": "inserts_per_s", "delete": "deletes_per_s", "query": "queries_per_s"}
@@ -26,10 +27,6 @@ MB = 1024 * 1024
 BUCKET_LABELS = {256: "≤256 µs", 1000: "≤1 ms", 4000: "≤4 ms", 16000: "≤16 ms",
                  64000: "≤64 ms", 256000: "≤256 ms", 1000000: "≤1 s", 4000000: "≤4 s",
                  16000000: "≤16 s"}  # fmt: skip
-
-
-def is_ibench(run: RunDocument) -> bool:
-    return run["workload"]["tool"] == TOOL
 
 
 def headline(step: IbenchStep) -> tuple[float | None, str]:
@@ -80,6 +77,7 @@ def step_row(step: IbenchStep) -> dict[str, Any]:
         "db_mb": round(size / MB, 1) if size else None,
         "rows": step.get("rows"),
         "sustained": sustained(step),
+        "steady": ibench_step_trust(step),
         "problems": step["problems"],
     }
 
@@ -154,24 +152,11 @@ def _step_names(runs: list[RunDocument]) -> list[str]:
     return names
 
 
-# The per-second series behind each kind's headline (l.x reports no per-second index rate).
-HEADLINE_SERIES: dict[str, Literal["queries_per_s", "inserts_per_s"]] = {
-    "query": "queries_per_s",
-    "load": "inserts_per_s",
-    "write": "inserts_per_s",
-}
-
-
 def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
     """spread() of the steps' headline values, with their kept per-second samples pooled (the
     noise of a comparison without repeats, generator/analysis/stats.py)."""
     stats = spread([value for value, _ in map(headline, found) if value is not None])
-    samples = [
-        sample
-        for step in found
-        if (name := HEADLINE_SERIES.get(step["kind"])) and "series" in step
-        for sample in _stats.kept(step["series"][name], _stats.trim_seconds(step["duration_s"]))
-    ]
+    samples = [sample for step in found for sample in ibench_kept(step)]
     if samples:
         stats["seconds"] = samples
     return stats
@@ -180,11 +165,14 @@ def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
 def _cell(variant: str, found: list[IbenchStep], base: dict[str, Any] | None) -> dict[str, Any]:
     """A variant's cell for one step: its median over the counted runs and the ratio to the
     base (stat_cell; base: the base variant's headline_stats, None for the base itself),
-    marked unsustained where any of those runs missed the background target."""
+    marked unsustained where any of those runs missed the background target, with the count
+    of those runs whose step failed the steady-state test."""
     stats = headline_stats(found)
     cell = stat_cell(variant, stats, base, True)
     flags = [sustained(step) for step in found]
     cell["sustained"] = None if not flags or None in flags else all(flags)
+    verdicts = [trust["steady"] for step in found if (trust := ibench_step_trust(step))]
+    cell["unsteady_runs"] = verdicts.count(False)
     if found and "background" in found[0]:
         cell["target"] = found[0]["background"]["target_inserts_per_s"]
         cell["achieved"] = spread(

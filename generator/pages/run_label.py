@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, ibench_steps
-from generator.pages.ibench import headline, is_ibench
+from contract import RunDocument, ibench_steps, is_ibench
+from generator.pages.ibench import headline
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 

@@ -33,10 +33,9 @@ import hashlib
 import json
 from typing import Any, Final
 
-from contract import RunDocument
+from contract import RunDocument, is_ibench
 from generator.analysis.evidence import evidence_of
 from generator.analysis.hosts import host_of
-from generator.pages.ibench import is_ibench
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
 from generator.pages.numbers import format_number

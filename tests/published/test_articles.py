@@ -9,8 +9,8 @@ import re
 
 import pytest
 
+from contract import is_ibench
 from generator.analysis.hosts import host_of
-from generator.pages.ibench import is_ibench
 from generator.pages.run_label import PRODUCT_NAMES
 from tests.helpers.paths import DATA_DIR, REPO
 
@@ -30,7 +30,6 @@ OUTLINE = ("## tl;dr", "## Reproduce")
 # campaign to be run again; an article leaves this list when it is re-measured (the test fails
 # for a listed article that already passes, so the list cannot go stale).
 AWAITING_REMEASURE = {
-    "buffer-pool-fit",
     "callaghan-2017-figures-beside-ours",
     "ibench-performance-schema",
     "mariadb-10-11-vs-11-4-dimitri-set",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from contract import is_ibench
 from generator.pages.compare_index import compare_index
-from generator.pages.ibench import is_ibench
 from tests.helpers.compare_split import split_and_reassembled
 
 

@@ -14,6 +14,7 @@ import pytest
 import generator
 from generator.analysis import stats as _stats
 from generator.analysis.memory import TIMES
+from generator.analysis.trust import run_trust
 from generator.hugo.command import hugo_binary
 from generator.pages.numbers import format_number
 from tests.helpers.paths import REPO
@@ -417,3 +418,24 @@ def test_insert_benchmark_pages_label_steps_and_offer_no_thread_sweep_compare(
             assert "<th>step</th>" in html and "<td>l.i0</td>" in html
     html = (public / "campaigns" / ibench_runs[0]["campaign"]["id"] / "index.html").read_text()
     assert "Insert Benchmark: " in html and "Compare these runs" not in html
+
+
+def test_insert_benchmark_steps_carry_their_steady_state_verdict(built_site, committed_runs):
+    """Each step with a per-second rate is judged in its run's step table, and the campaign's
+    disclosure counts those steps without claiming a client load nobody measured."""
+    _, public = built_site
+    run = next(run for _, run in committed_runs if run["workload"]["tool"] == "ibench")
+    judged = [entry for entry in run_trust(run) if entry["steady"] is not None]
+    assert judged and all("step" in entry for entry in judged)
+    html = (public / "runs" / run["id"] / "index.html").read_text()
+    table = html[html.index('aria-label="Insert Benchmark steps"') :]
+    table = table[: table.index("</table>")]
+    assert "<th>steady state</th>" in table
+    verdicts = re.findall(r'<td class="(steady|unstable)" title="drift', table)
+    assert verdicts == ["steady" if entry["steady"] else "unstable" for entry in judged]
+    assert "client: its CPU not recorded" in html
+    campaign = run["campaign"]["id"]
+    runs = [other for _, other in committed_runs if other["campaign"]["id"] == campaign]
+    steps = sum(len(run_trust(other)) for other in runs)
+    html = (public / "campaigns" / campaign / "index.html").read_text()
+    assert f"Steady state over {steps} steps:" in html and "client load over" not in html

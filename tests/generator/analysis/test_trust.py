@@ -11,7 +11,8 @@ def run(tps: list[float], client: list[float], trim: int | None = None) -> dict:
         "series": {"t": list(range(1, len(tps) + 1)), "tps": tps},
         "monitor": {"series": {"client_cpu_pct": client}},
     }
-    workload = {"client_cpu_affinity": [1]} | ({"trim_seconds": trim} if trim is not None else {})
+    workload = {"tool": "sysbench", "client_cpu_affinity": [1]}
+    workload |= {"trim_seconds": trim} if trim is not None else {}
     return {"workload": workload, "host": {"cpu_threads": 2}, "steps": [step, {"name": "l.i0"}]}
 
 
@@ -28,3 +29,25 @@ def test_campaign_override_and_a_saturated_pinned_client():
     (trust,) = run_trust(run(tps, client=[95.0] * 10, trim=0))
     assert trust["trim_s"] == 0 and trust["tps_kept"] == 86.0
     assert trust["client"]["saturated"] is True
+
+
+def test_insert_benchmark_steps_are_judged_on_their_headline_rate_by_name():
+    steady = [100.0, 102.0, 98.0, 101.0, 99.0] * 4
+    climbing = [50.0 + 5 * second for second in range(20)]
+
+    def step(name: str, kind: str, series: dict) -> dict:
+        return {"step": name, "kind": kind, "duration_s": 20.0, "series": series}
+
+    ibench = {
+        "workload": {"tool": "ibench"},
+        "steps": [
+            step("l.i0", "load", {"inserts_per_s": steady}),
+            step("l.x", "index", {}),
+            step("flush", "flush", {}),
+            step("qr100", "query", {"queries_per_s": climbing, "inserts_per_s": steady}),
+        ],
+    }
+    load, query = run_trust(ibench)
+    assert (load["step"], load["steady"], load["trim_s"]) == ("l.i0", True, 2)
+    assert (query["step"], query["steady"]) == ("qr100", False)  # its queries/s, not its inserts
+    assert query["client"] is None and query["write_debt"] is None

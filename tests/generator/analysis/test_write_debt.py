@@ -37,7 +37,7 @@ def run(
     return {
         "id": "r",
         "variant": "v",
-        "workload": {"client_cpu_affinity": [1]},
+        "workload": {"tool": "sysbench", "client_cpu_affinity": [1]},
         "host": {"cpu_threads": 2},
         "server": {"variables": variables},
         "steps": [step],

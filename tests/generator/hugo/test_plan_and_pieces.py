@@ -11,6 +11,7 @@ import shutil
 import pytest
 
 import contract
+from contract import is_ibench
 from generator.hugo import build_tree, parallel
 from generator.hugo import site_contract as site
 from generator.hugo.build import generate
@@ -22,7 +23,6 @@ from generator.pages.browse import browse_index
 from generator.pages.browse_split import browse_filters, browse_pages
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import split_compare_index
-from generator.pages.ibench import is_ibench
 from tests.helpers.site_build import data_of
 
 CAMPAIGN = "binlog-sync-policies-20261123-133014"

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from contract import is_ibench
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff, group_of, variable_of
 from generator.analysis.drift import DRIFT_FIELDS, environment_drift, field_values
@@ -14,7 +15,6 @@ from generator.analysis.trust import kept_series
 from generator.hugo import site_contract as site
 from generator.hugo.build_tree import hugo_inputs
 from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
-from generator.pages.ibench import is_ibench
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,

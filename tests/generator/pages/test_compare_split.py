@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 
+from contract import is_ibench
 from generator.hugo import site_contract as site
 from generator.hugo.build_tree import hugo_inputs
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import campaign_of_id, split_compare_index
-from generator.pages.ibench import is_ibench
 from tests.helpers.compare_runs import compare_runs, drifted_runs
 from tests.helpers.compare_split import (
     campaign_file_paths,

@@ -55,8 +55,30 @@ def test_run_and_campaign_boxes_name_flagged_steps():
                                                              "max_connections"]  # fmt: skip
     log_bin = box["options"][1]["cells"]
     assert log_bin[0] is None and log_bin[1]["value"] == "ON"
-    assert box["flagged_runs"] == [{"id": "c.a.w", "unstable": [1], "client_bound": []}]
+    assert box["flagged_runs"] == [
+        {
+            "id": "c.a.w",
+            "unstable": [1],
+            "unstable_at": "1 thread",
+            "client_bound": [],
+            "client_bound_at": "",
+        }
+    ]
     assert (box["unstable_steps"], box["steps"], box["probed"]) == (1, 1, True)
+    assert (facts["unstable_at"], facts["client_bound_at"]) == ("2 threads", "4 threads")
+
+
+def test_insert_benchmark_steps_are_flagged_by_name_and_their_client_is_not_judged():
+    steps = [
+        {"step": "l.i1", "trim_s": 1, "steady": False, "client": None},
+        {"step": "qr100", "trim_s": 3, "steady": True, "client": None},
+        {"step": "qp100", "trim_s": 3, "steady": False, "client": None},
+    ]
+    facts = run_disclosure(A, steps)
+    assert (facts["unstable"], facts["unstable_at"]) == (["l.i1", "qp100"], "l.i1, qp100")
+    assert (facts["client_bound"], facts["client_judged"]) == ([], False)
+    box = campaign_disclosure([A], ["a"], {A["id"]: steps})
+    assert (box["unstable_steps"], box["steps"], box["client_judged"]) == (2, 3, False)
 
 
 def test_the_campaign_box_lists_every_run_by_workload_variant_and_pass():

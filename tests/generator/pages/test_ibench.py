@@ -8,9 +8,10 @@ import statistics
 
 import pytest
 
+from contract import is_ibench
 from generator.analysis import stats as _stats
 from generator.figures.ibench import ibench_figures
-from generator.pages.ibench import campaign_report, headline, is_ibench, run_report
+from generator.pages.ibench import campaign_report, headline, run_report
 
 
 @pytest.fixture(scope="module")
@@ -83,3 +84,33 @@ def test_a_missed_background_target_greys_the_cell(ibench_runs):
     assert cell["sustained"] is False
     table = run_report(other)
     assert next(r for r in table["background"] if r["step"] == step["step"])["sustained"] is False
+
+
+def test_steps_with_a_per_second_rate_carry_the_steady_state_verdict(ibench_runs):
+    run = copy.deepcopy(ibench_runs[0])
+    query = next(step for step in run["steps"] if step["kind"] == "query")
+    kept = query["series"]["queries_per_s"]
+    ramp = [rate * (0.5 + second / len(kept)) for second, rate in enumerate(kept)]
+    query["series"]["queries_per_s"] = ramp  # from half the rate to one and a half: a trend
+    rows = {row["step"]: row for row in run_report(run)["rows"]}
+    assert rows["l.x"]["steady"] is None and rows["flush"]["steady"] is None
+    assert rows["l.i1"]["steady"]["steady"] is not None
+    verdict = rows[query["step"]]["steady"]
+    assert verdict["steady"] is False and verdict["drift"] > _stats.DRIFT_LIMIT
+    assert verdict == {**_stats.steady_state(_stats.kept(ramp, verdict["trim_s"])),
+                       "step": query["step"], "trim_s": verdict["trim_s"],
+                       "write_debt": None, "client": None}  # fmt: skip
+    others = [r for r in ibench_runs if r["variant"] == run["variant"] and r["id"] != run["id"]]
+    (workload,) = campaign_report([*others, run])["workloads"]
+    cell = workload["rows"][0]["cells"][workload["steps"].index(query["step"])]
+    unsteady = [
+        1
+        for r in [*others, run]
+        for s in r["steps"]
+        if s["step"] == query["step"]
+        and _stats.steady_state(
+            _stats.kept(s["series"]["queries_per_s"], _stats.trim_seconds(s["duration_s"]))
+        )["steady"]
+        is False
+    ]
+    assert cell["unsteady_runs"] == len(unsteady) >= 1
