@@ -31,7 +31,6 @@ OUTLINE = ("## tl;dr", "## Reproduce")
 # for a listed article that already passes, so the list cannot go stale).
 AWAITING_REMEASURE = {
     "callaghan-2017-figures-beside-ours",
-    "ibench-performance-schema",
     "mariadb-10-11-vs-11-4-dimitri-set",
 }
 
