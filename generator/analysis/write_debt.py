@@ -122,7 +122,8 @@ def _first_step(run: RunDocument) -> Step | None:
     return next((step for step in steps if _monitor(step, "checkpoint_age_kb")), None)
 
 
-def _writes(run: RunDocument) -> bool:
+def writes(run: RunDocument) -> bool:
+    """Whether the run's workload writes: its first sampled step wrote REDO_MIN_KB of redo."""
     first = _first_step(run)
     return first is not None and sum(_monitor(first, "redo_kb_per_s")) >= REDO_MIN_KB
 
@@ -137,7 +138,7 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
         runs, key=lambda run: (run["variant"], run.get("repeat", {}).get("index", 1))
     ):
         first, capacity = _first_step(run), redo_capacity_kb(run)
-        if first is None or capacity is None or not _writes(run):
+        if first is None or capacity is None or not writes(run):
             continue
         start = _monitor(first, "checkpoint_age_kb")[0]
         shares.append(start / capacity)

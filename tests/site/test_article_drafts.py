@@ -249,6 +249,20 @@ def test_draft_passes_the_published_articles_checks(drafts, committed_runs, camp
     test_articles.test_article_follows_the_outline(article)
 
 
+def test_draft_marks_write_debt_values_and_ratio_tables(drafts):
+    """The first 10.11 vs 11.4 campaign's Update-NoKey runs started from very different
+    checkpoint ages: every value the draft takes from that workload, and its ratio table, link
+    to the campaign page's explanation."""
+    campaign_id = CAMPAIGNS["versions"]
+    article = drafts["articles"][campaign_id]
+    html = (drafts["public"] / "posts" / article.parent.name / "index.html").read_text()
+    target = f'href="/campaigns/{campaign_id}/#write-debt-update-nokey"'
+    assert f'<p class="write-debt-note">⚠ <a {target}>Write debt</a>' in html
+    marks = re.findall(r'<a class="write-debt-mark" ([^>]*)>', html)
+    assert marks and all(mark.startswith(target) for mark in marks)
+    assert "⚠ write debt" in html.split('id="tldr"', 1)[1].split("</ul>", 1)[0]
+
+
 def test_aa_draft_says_the_repeat_differs_nowhere(drafts):
     text = tldr(drafts["articles"][CAMPAIGNS["aa"]])
     assert "`binlog-off-again` differs from `binlog-off` nowhere beyond the noise" in text

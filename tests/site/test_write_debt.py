@@ -1,6 +1,7 @@
-"""The write-debt flag on the built site from the committed data: the 10.11 vs 11.4 campaign's
-Update-NoKey runs start from checkpoint ages about 170 MB of a 256 MB log apart, its read-only
-workloads are never flagged."""
+"""The write-debt flag on the built site from the committed data: the first 10.11 vs 11.4
+campaign's Update-NoKey runs start from checkpoint ages about 170 MB of a 256 MB log apart, its
+read-only workloads are never flagged. (How an article marks such values:
+test_article_drafts.py, on that campaign's draft.)"""
 
 from __future__ import annotations
 
@@ -8,7 +9,6 @@ import re
 from html import unescape
 
 CAMPAIGN = "dimitri-10-11-vs-11-4-20261123-135924"
-ARTICLE = "posts/mariadb-10-11-vs-11-4-dimitri-set/index.html"
 RUN = f"{CAMPAIGN}.mariadb-11-4.base.update-nokey.p1"
 
 
@@ -24,17 +24,6 @@ def test_the_campaign_page_explains_the_flag_by_update_nokey_only(built_site):
     assert "starts from checkpoint ages 67 % of the redo log's capacity apart" in note
     assert "mariadb-11-4.base, pass 1 : 181 MB of 256 MB" in note
     assert "mariadb-10-11.base, pass 1 : 9 MB of 256 MB" in note
-
-
-def test_the_article_marks_update_nokey_values_and_its_ratio_table(built_site):
-    _, public = built_site
-    html = (public / ARTICLE).read_text()
-    target = f'href="/campaigns/{CAMPAIGN}/#write-debt-update-nokey"'
-    assert html.count(f'<p class="write-debt-note">⚠ <a {target}>Write debt</a>') == 1
-    marks = re.findall(r'<a class="write-debt-mark" ([^>]*)>', html)
-    assert marks and all(mark.startswith(target) for mark in marks)
-    values = _text(html.split("tl;dr", 1)[1].split("</ul>", 1)[0])
-    assert values.count("⚠ write debt") == 3  # the tl;dr's three Update-NoKey values
 
 
 def test_the_run_page_shows_write_debt_with_its_figures(built_site):
