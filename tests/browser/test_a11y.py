@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.pages.browse import browse_index
-from tests.helpers.headless import CHART_TIMEOUT_MS
+from tests.helpers.headless import CHART_TIMEOUT_MS, show_every_row
 from tests.helpers.paths import REPO
 
 pytestmark = pytest.mark.browser
@@ -273,8 +273,7 @@ def test_browse_without_javascript_lists_every_run_and_no_dead_control(
     page = browser.new_page()
     page.goto(site_url + "/browse/")
     page.locator("#browse-filters").wait_for()
-    while page.locator("#browse-more").is_visible():
-        page.click("#browse-more")
+    show_every_row(page)
     assert page.eval_on_selector_all(listed, links) == expected
     assert "Loading" not in page.inner_text("main")
     page.close()

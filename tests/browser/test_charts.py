@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.helpers.headless import CHART_TIMEOUT_MS
+from tests.helpers.headless import CHART_TIMEOUT_MS, show_every_row
 
 pytestmark = pytest.mark.browser
 
@@ -110,8 +110,7 @@ def test_browse_names_repeated_runs_apart(site_url, browser, committed_runs):
     page.goto(site_url + "/browse/", wait_until="load")
     page.locator("#browse-results tbody tr").first.wait_for()
     page.locator("#browse-filters").wait_for()  # the script has drawn its list
-    while page.locator("#browse-more").is_visible():  # its first 200 rows, then "Show more"
-        page.click("#browse-more")
+    show_every_row(page)
     rows = page.eval_on_selector_all(
         "#browse-results tbody tr",
         "rows => rows.map(r => [0, 1, 2].map(i => r.cells[i].textContent))",

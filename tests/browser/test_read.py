@@ -14,7 +14,7 @@ import pytest
 
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import file_of
-from tests.helpers.headless import CHART_TIMEOUT_MS
+from tests.helpers.headless import CHART_TIMEOUT_MS, show_every_row
 
 pytestmark = pytest.mark.browser
 # The Chromium and the localhost server of the site smoke test, one of each for this module.
@@ -31,8 +31,7 @@ def index(committed_runs) -> dict:
 
 def _rows(page) -> list[str]:
     """The run ids listed, from their links, after "Show more" until every match is drawn."""
-    while page.locator("#browse-more").is_visible():
-        page.click("#browse-more")
+    show_every_row(page)
     return page.eval_on_selector_all(
         "#browse-results tbody a[href^='/runs/']",
         "links => links.map(a => a.getAttribute('href').split('/')[2])",

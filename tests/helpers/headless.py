@@ -47,3 +47,16 @@ def launch(playwright):
     """Headless Debian Chromium; never a browser a tool downloads for itself."""
     assert Path(CHROMIUM).is_file(), f"{CHROMIUM} missing: install Debian's chromium"
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+def show_every_row(page) -> None:
+    """Click /browse/'s "Show more" until every matching run is listed. The list draws a click's
+    rows only after fetching their pages, so each click waits for them: clicking again while the
+    button is still up would race the script hiding it."""
+    more = page.locator("#browse-more")
+    while more.is_visible():
+        drawn = page.locator("#browse-results tbody tr").count()
+        more.click()
+        page.wait_for_function(
+            "n => document.querySelectorAll('#browse-results tbody tr').length > n", arg=drawn
+        )
