@@ -1,7 +1,7 @@
 """The articles in content/posts/ as committed: every run and campaign they embed is in data/,
 was measured as a published result must be (a clean committed tree, a named host, write debt
-settled before a workload that writes), their prose carries no typed result figures (those come from shortcodes), and each
-follows the seed posts' outline."""
+settled before a workload that writes), their prose carries no typed result figures (those come
+from shortcodes), and each follows the seed posts' outline."""
 
 from __future__ import annotations
 
