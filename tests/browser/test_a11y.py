@@ -273,7 +273,7 @@ def test_browse_without_javascript_lists_every_run_and_no_dead_control(
     page = browser.new_page()
     page.goto(site_url + "/browse/")
     page.locator("#browse-filters").wait_for()
-    show_every_row(page)
+    show_every_row(page, len(expected))
     assert page.eval_on_selector_all(listed, links) == expected
     assert "Loading" not in page.inner_text("main")
     page.close()

@@ -110,7 +110,7 @@ def test_browse_names_repeated_runs_apart(site_url, browser, committed_runs):
     page.goto(site_url + "/browse/", wait_until="load")
     page.locator("#browse-results tbody tr").first.wait_for()
     page.locator("#browse-filters").wait_for()  # the script has drawn its list
-    show_every_row(page)
+    show_every_row(page, len(committed_runs))
     rows = page.eval_on_selector_all(
         "#browse-results tbody tr",
         "rows => rows.map(r => [0, 1, 2].map(i => r.cells[i].textContent))",

@@ -49,14 +49,19 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
-def show_every_row(page) -> None:
-    """Click /browse/'s "Show more" until every matching run is listed. The list draws a click's
-    rows only after fetching their pages, so each click waits for them: clicking again while the
-    button is still up would race the script hiding it."""
-    more = page.locator("#browse-more")
-    while more.is_visible():
-        drawn = page.locator("#browse-results tbody tr").count()
-        more.click()
-        page.wait_for_function(
-            "n => document.querySelectorAll('#browse-results tbody tr').length > n", arg=drawn
-        )
+def show_every_row(page, expected: int) -> None:
+    """Click /browse/'s "Show more" until the list holds the expected number of rows. The list
+    draws asynchronously (after a filter changes, after each click, once it has fetched the pages
+    of its rows), so the check and the click happen together in the page, polled until the list
+    is complete: a click from outside could race the script hiding the button, and a row count
+    read just after a filter change could still be the old list's."""
+    page.wait_for_function(
+        """n => {
+            const more = document.getElementById('browse-more');
+            if (!more.hidden) more.click();
+            const rows = document.querySelectorAll('#browse-results tbody tr').length;
+            return more.hidden && rows === n;
+        }""",
+        arg=expected,
+        polling=100,
+    )
