@@ -27,16 +27,20 @@ TYPED_FIGURE = re.compile(
 )
 RULE_CONSTANTS = ("±5 %", "95 %")
 OUTLINE = ("## tl;dr", "## Reproduce")
-# Articles whose runs were measured before the rules below existed, each waiting for its
-# campaign to be run again; an article leaves this list when it is re-measured (the test fails
-# for a listed article that already passes, so the list cannot go stale).
-AWAITING_REMEASURE = {
-    "callaghan-2017-figures-beside-ours",
-}
 
 
 def _shortcodes(text: str) -> list[tuple[str, dict[str, str]]]:
     return [(name, dict(PARAM.findall(params))) for name, params in SHORTCODE.findall(text)]
+
+
+def _embedded(text: str) -> tuple[set[str], set[str]]:
+    """The run ids and campaign ids an article embeds through its shortcodes and front matter."""
+    shortcodes = _shortcodes(text)
+    runs = {params["run"] for _, params in shortcodes if "run" in params}
+    runs |= {i for _, params in shortcodes for i in params.get("runs", "").split(",") if i}
+    campaigns = {params["campaign"] for _, params in shortcodes if "campaign" in params}
+    campaigns |= set(re.findall(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE))
+    return runs, campaigns
 
 
 def _prose(text: str) -> str:
@@ -78,16 +82,19 @@ def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_run
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
-def test_hosts_term_names_the_hosts_its_campaign_ran_on(article, committed_runs):
+def test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs):
     """Two machines both called "vm" made articles share one host term: the term is the host's
-    name as run pages give it (generator/analysis/hosts.py), checked against the data."""
+    name as run pages give it (generator/analysis/hosts.py), one per machine whose runs the
+    article embeds, checked against the data."""
     text = article.read_text()
-    campaign = re.search(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE)
     line = re.search(r"^hosts:\s*\[(.*)\]\s*$", text, re.MULTILINE)
-    assert campaign and line, f"{article}: front matter campaign and hosts"
+    assert line, f"{article}: front matter hosts"
     terms = {term.strip() for term in line.group(1).split(",")}
+    ids, campaigns = _embedded(text)
     hosts = {
-        host_of(run)["name"] for _, run in committed_runs if run["campaign"]["id"] == campaign[1]
+        host_of(run)["name"]
+        for _, run in committed_runs
+        if run["id"] in ids or run["campaign"]["id"] in campaigns
     }
     assert terms == hosts, f"{article}: hosts {sorted(terms)}, its runs come from {sorted(hosts)}"
 
@@ -134,23 +141,14 @@ def test_embedded_runs_were_measured_as_results_must_be(article, committed_runs)
     from a clean committed tree, on a labelled host, with write debt settled before it was
     measured when it writes (an Insert Benchmark run starts on an empty datadir); imported runs
     say where they came from instead."""
-    embedded = _shortcodes(article.read_text())
-    ids = {params["run"] for _, params in embedded if "run" in params}
-    ids |= {i for _, params in embedded for i in params.get("runs", "").split(",") if i}
-    campaigns = {params["campaign"] for _, params in embedded if "campaign" in params}
+    ids, campaigns = _embedded(article.read_text())
     faults = {
         run["id"]: fault
         for _, run in committed_runs
         if "origin" not in run and (run["id"] in ids or run["campaign"]["id"] in campaigns)
         for fault in _measurement_faults(run)
     }
-    name = article.parent.name
-    if name in AWAITING_REMEASURE:
-        assert faults, f"{article}: measured as required now; take it off AWAITING_REMEASURE"
-    else:
-        assert not faults, (
-            f"{article}: {len(faults)} embedded runs, e.g. {next(iter(faults.items()))}"
-        )
+    assert not faults, f"{article}: {len(faults)} embedded runs, e.g. {next(iter(faults.items()))}"
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
