@@ -48,6 +48,12 @@ def _recorded_or_derived(run: RunDocument) -> Build:
     return recorded if recorded is not None else _derived_build(run)
 
 
+def _tarball_dir(basedir: str) -> str:
+    """The basedir from `.servers/` on: where the tarball sits under the clone that ran it is
+    machine-specific, and the same tarball in two clones is one build."""
+    return basedir[basedir.index(TARBALL_MARK) + 1 :] if TARBALL_MARK in basedir else basedir
+
+
 def describe(build: Build) -> str:
     """E.g. "a Debian GNU/Linux 12 (bookworm) package (mariadb-server-core 1:10.11.19-0+deb12u1)
     built with OpenSSL 3.0.19"."""
@@ -57,7 +63,7 @@ def describe(build: Build) -> str:
         package = " ".join(filter(None, (build.get("package"), build.get("package_version"))))
         text = f"a {where} package" + (f" ({package})" if package else "")
     elif origin == "tarball":
-        text = f"MariaDB's generic binaries ({build.get('basedir', '')})"
+        text = f"MariaDB's generic binaries ({_tarball_dir(build.get('basedir', ''))})"
     elif origin == "basedir":
         text = f"a build from the basedir {build.get('basedir', '')}"
     else:
@@ -74,7 +80,7 @@ def _key(build: Build) -> tuple[str, ...]:
     return (
         build["origin"],
         build.get("package", ""),
-        build.get("basedir", ""),
+        _tarball_dir(build.get("basedir", "")),
         reported.get("version_ssl_library", ""),
         reported.get("version_compile_machine", ""),
     )

@@ -32,7 +32,7 @@ def test_older_runs_get_a_derived_origin_from_their_paths(fixture_runs):
     assert debian["description"] == "a Debian 12 package built with OpenSSL 3.0.19 27 Jan 2026"
     assert tarball["origin"] == "tarball"
     assert tarball["description"] == (
-        "MariaDB's generic binaries (/work/main/.servers/mariadb-11.4.5) built with WolfSSL 5.7.6"
+        "MariaDB's generic binaries (.servers/mariadb-11.4.5) built with WolfSSL 5.7.6"
     )
 
 
