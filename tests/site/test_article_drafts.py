@@ -243,7 +243,7 @@ def test_draft_passes_the_published_articles_checks(drafts, committed_runs, camp
     runs = {run["id"] for _, run in committed_runs}
     campaigns = {run["campaign"]["id"] for _, run in committed_runs}
     test_articles.test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_runs)
-    test_articles.test_hosts_term_names_the_hosts_its_campaign_ran_on(article, committed_runs)
+    test_articles.test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs)
     test_articles.test_article_embeds_only_committed_runs(article, (runs, campaigns))
     test_articles.test_article_prose_has_no_typed_figures(article)
     test_articles.test_article_follows_the_outline(article)

@@ -68,3 +68,18 @@ def test_a_recorded_build_is_used_as_recorded(fixture_runs):
     for run in runs:  # the same package on every server: same origin, nothing to say
         run["server"]["build"] = DEBIAN
     assert build_comparison(runs) is None
+
+
+def test_one_tarball_in_two_clones_is_one_build_named_from_servers_on(fixture_runs):
+    runs = copy.deepcopy(_campaign(fixture_runs, CALLAGHAN))
+    for index, run in enumerate(runs):
+        clone = "/work/camp" if index % 2 else "/home/me/bench"
+        run["server"]["build"] = {
+            "origin": "tarball",
+            "basedir": f"{clone}/.servers/mariadb-11.4.5",
+            "reported": {"version_ssl_library": "WolfSSL 5.7.6"},
+        }
+    assert build_comparison(runs) is None
+    assert build_of(runs[0])["description"] == (
+        "MariaDB's generic binaries (.servers/mariadb-11.4.5) built with WolfSSL 5.7.6"
+    )

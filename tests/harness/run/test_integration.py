@@ -262,7 +262,8 @@ table_size = 2000
         f"{by_variant['m1011.base']['server']['version']} is a"
         f" {debian['distribution']} package (mariadb-server-core {package}) built with"
         f" {debian['reported']['version_ssl_library']}; 11.4.5 is MariaDB's generic"
-        f" binaries ({MARIADB_11_4}) built with {tarball['reported']['version_ssl_library']}:"
+        f" binaries (.servers/{MARIADB_11_4.name}) built with"
+        f" {tarball['reported']['version_ssl_library']}:"
     )
     for page in ("posts/probe/index.html", f"campaigns/{runs[0]['campaign']['id']}/index.html"):
         html = " ".join(unescape((public / page).read_text()).split())
