@@ -24,10 +24,23 @@ STATEMENT = (
 )
 
 
+# An article showing the cross-build campaign three times, after a same-origin campaign, an
+# escaped shortcode and a value: the statement comes once, before the first of the three.
+ARTICLE = "\n\n".join(
+    (
+        f'{{{{< ratios campaign="{BINLOG}" workload="oltp-rw" >}}}}',
+        f'Written as {{{{</* ratios campaign="{CALLAGHAN}" */>}}}} in a guide.',
+        f'{{{{< value campaign="{BINLOG}" workload="oltp-rw" variant="sync-1" threads="1" >}}}}',
+        f'{{{{< suite campaign="{CALLAGHAN}" table="relative" >}}}}',
+        f'{{{{< ratios campaign="{CALLAGHAN}" workload="point-query-r100" >}}}}',
+        f'{{{{< chart campaign="{CALLAGHAN}" workload="point-query-r100" fig="tps" >}}}}',
+    )
+)
+
+
 @pytest.fixture(scope="module")
 def public(tmp_path_factory):
-    body = f'{{{{< suite campaign="{CALLAGHAN}" table="relative" >}}}}'
-    return build_with_article(tmp_path_factory.mktemp("provenance"), body, [FIXTURE_RUNS])
+    return build_with_article(tmp_path_factory.mktemp("provenance"), ARTICLE, [FIXTURE_RUNS])
 
 
 def _text(path) -> str:
@@ -38,6 +51,12 @@ def _text(path) -> str:
 def test_differing_origins_are_stated_on_the_campaign_page_and_in_the_shortcode(public):
     assert STATEMENT in _text(public / "campaigns" / CALLAGHAN / "index.html")
     assert STATEMENT in _text(public / "posts" / "probe" / "index.html")
+
+
+def test_an_article_states_differing_origins_once_before_the_campaign_s_first_table(public):
+    text = _text(public / "posts" / "probe" / "index.html")
+    assert text.count("The compared builds differ in origin") == 1
+    assert text.index(STATEMENT) < text.index("Relative QPS")
 
 
 def test_one_origin_gets_no_statement(public):
