@@ -428,7 +428,12 @@ def iso_date(value: str | None) -> str | None:
 
 def import_command(context: click.Context) -> str:
     """The import command as given (recorded in origin.command): arguments, then the options
-    that differ from their defaults."""
+    that differ from their defaults; a file or folder by its name alone, since the command is
+    published and the importer's paths are nobody's business."""
+
+    def word(value: object) -> str:
+        return value.name if isinstance(value, Path) else str(value)
+
     words = ["mybench", "import", context.info_name or ""]
     for param in context.command.params:
         value = context.params.get(param.name or "")
@@ -436,10 +441,10 @@ def import_command(context: click.Context) -> str:
             continue
         values = value if isinstance(value, tuple) else (value,)
         if isinstance(param, click.Argument):
-            words += [str(v) for v in values]
+            words += [word(v) for v in values]
         else:
             flag = param.opts[0]
-            words += [word for v in values for word in (flag, str(v))]
+            words += [w for v in values for w in (flag, word(v))]
     return shlex.join(words)
 
 

@@ -17,7 +17,7 @@ from generator.analysis.trust import run_trust
 from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
-from generator.pages.origin import cell_sources
+from generator.pages.origin import cell_sources, file_name
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
 
@@ -87,7 +87,10 @@ def summarize_campaign(
         "name": first["campaign"]["name"],
         "title": first["campaign"]["title"],
         "description": first["campaign"].get("description", ""),
-        "file": first["campaign"]["file"],
+        # An imported campaign's file is the sidecar, table or log it was read from: its name.
+        "file": file_name(first["campaign"]["file"])
+        if "origin" in first
+        else first["campaign"]["file"],
         "started_at": first["started_at"],
         "ended_at": max(run["ended_at"] for run in runs),
         "variants": variants,

@@ -8,6 +8,7 @@ None for a measured run: its page is unchanged.
 
 from __future__ import annotations
 
+from pathlib import PureWindowsPath
 from typing import Any
 
 from contract import RunDocument
@@ -31,6 +32,13 @@ STEP_COLUMNS = (
     ("reconnects", ("reconnects",)),
     ("seconds", ("duration_s",)),
 )
+
+
+def file_name(recorded: str) -> str:
+    """The name alone of a file an import read: a document written before imports recorded
+    names only, or edited by hand, may hold the importer's path, which no page shows.
+    PureWindowsPath splits at both separators and drops a drive."""
+    return PureWindowsPath(recorded).name or recorded
 
 
 def _at(step: dict[str, Any], path: tuple[str, ...]) -> float | None:
@@ -101,7 +109,7 @@ def origin_facts(run: RunDocument) -> dict[str, Any] | None:
         "imported_at": origin["imported_at"],
         "command": origin["command"],
         "tool_command": origin.get("tool_command"),
-        "sources": origin["sources"],
+        "sources": [{**source, "file": file_name(source["file"])} for source in origin["sources"]],
         "url": origin.get("url"),
         "published": origin.get("published"),
         "note": origin.get("note"),
@@ -122,7 +130,7 @@ def cell_sources(runs: list[RunDocument]) -> list[dict[str, Any]]:
             "badge": BADGES[evidence_of(run)],
             "url": origin.get("url"),
             "published": origin.get("published"),
-            "files": [source["file"] for source in origin["sources"]],
+            "files": [file_name(source["file"]) for source in origin["sources"]],
         }
         for run in runs
         if (origin := run.get("origin")) is not None

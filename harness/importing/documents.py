@@ -10,7 +10,7 @@ from datetime import datetime
 import contract
 from harness import __version__
 from harness.importing.sources import Source
-from harness.run.provenance import TreeState, relative_to_project
+from harness.run.provenance import TreeState
 from harness.servers import mycnf
 
 TIMESTAMP = "%Y-%m-%dT%H:%M:%SZ"
@@ -31,7 +31,7 @@ class CampaignSection:
         section = {"id": self.id, "name": self.name, "title": self.title}
         if self.description:
             section["description"] = self.description
-        section["file"] = relative_to_project(self.file.path)
+        section["file"] = self.file.path.name
         return {**section, "variant_order": self.variant_order}
 
 
@@ -66,9 +66,9 @@ class Provenance:
 
 
 def source_entry(source: Source, lines: tuple[int, int] | None = None) -> dict:
-    """origin.sources[]: the file as given, its hash, and the lines read when the file holds
-    more than this run."""
-    entry: dict = {"file": str(source.path), "sha256": source.sha256}
+    """origin.sources[]: the file's name (never the importer's path: it is published), its
+    hash, and the lines read when the file holds more than this run."""
+    entry: dict = {"file": source.path.name, "sha256": source.sha256}
     return {**entry, "lines": list(lines)} if lines is not None else entry
 
 

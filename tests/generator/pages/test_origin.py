@@ -45,8 +45,9 @@ def test_a_log_run_names_its_source_and_what_it_did_not_record(by_id):
     facts = origin_facts(by_id[LOG])
     assert facts["badge"] == BADGES[IMPORTED] and facts["evidence"] == IMPORTED
     assert facts["tool_command"].startswith("sysbench oltp_read_write")
+    # recorded as logs/sync-1-<threads>.txt: a page names the file alone
     assert [source["file"] for source in facts["sources"]] == [
-        f"logs/sync-1-{threads}.txt" for threads in (1, 2, 4, 8, 16, 32)
+        f"sync-1-{threads}.txt" for threads in (1, 2, 4, 8, 16, 32)
     ]
     assert facts["recorded"] == {
         "tps": True,

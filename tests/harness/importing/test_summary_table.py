@@ -67,7 +67,7 @@ def test_each_campaign_variant_and_workload_is_one_summary_run(tmp_path):
     assert origin["url"] == "https://example.org/2020/06/read-only"
     assert origin["published"] == "2020-06-01" and origin["note"] == "figures read off the post"
     digest = hashlib.sha256(TABLE.encode()).hexdigest()
-    assert origin["sources"] == [{"file": str(csv), "sha256": digest, "lines": [2, 3]}]
+    assert origin["sources"] == [{"file": csv.name, "sha256": digest, "lines": [2, 3]}]
     assert new["origin"]["sources"][0]["lines"] == [4, 5]
 
 
