@@ -7,6 +7,14 @@ from datetime import UTC, datetime
 
 from contract._fleet import host_variant_prefix
 from contract._host_fingerprint import host_fingerprint, ram_gib
+from contract._numbers import (
+    LARGEST_COUNT,
+    LARGEST_FIGURE,
+    SMALLEST_FIGURE,
+    NotAFigure,
+    figure,
+    whole_number,
+)
 from contract._run_document import (
     Background,
     Build,
@@ -66,8 +74,11 @@ def utc_timestamp() -> str:
 
 __all__ = [
     "INNODB_METRICS_PREFIX",
+    "LARGEST_COUNT",
+    "LARGEST_FIGURE",
     "REDACTED",
     "SCHEMA_VERSION",
+    "SMALLEST_FIGURE",
     "Background",
     "Build",
     "Campaign",
@@ -79,6 +90,7 @@ __all__ = [
     "IbenchStep",
     "Latency",
     "Monitor",
+    "NotAFigure",
     "Origin",
     "OsCounters",
     "PerOp",
@@ -101,6 +113,7 @@ __all__ = [
     "Workload",
     "WorkloadTpcc",
     "check_run",
+    "figure",
     "host_fingerprint",
     "host_variant_prefix",
     "ibench_steps",
@@ -117,6 +130,7 @@ __all__ = [
     "utc_timestamp",
     "validate_dir",
     "validate_document",
+    "whole_number",
     "write_new_file",
     "write_run",
 ]

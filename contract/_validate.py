@@ -91,12 +91,24 @@ def _message(error: jsonschema.ValidationError) -> str:
             f"{len(error.instance):,} {_SIZES[str(error.validator)]}, over the limit of "
             f"{error.validator_value:,} ({error.validator})"
         )
+    if error.validator == "not" and (named := _named_def(error.validator_value)):
+        return f"{reprlib.repr(error.instance)} is {named}"
     message = error.message
     value = repr(error.instance)
     if message.startswith(value):
         message = reprlib.repr(error.instance) + message[len(value) :]
     why = error.schema.get("description") if isinstance(error.schema, dict) else None
     return f"{message}: {why}" if error.validator == "pattern" and why else message
+
+
+def _named_def(refused: object) -> str | None:
+    """The description of the $defs entry a `not` refuses (what the value must not be, and
+    why), rather than jsonschema's dump of the subschema."""
+    ref = refused.get("$ref") if isinstance(refused, dict) else None
+    defs = cast(dict[str, dict[str, str]], _schema()["$defs"])
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        return None
+    return defs.get(ref.removeprefix("#/$defs/"), {}).get("description")
 
 
 def validate_document(

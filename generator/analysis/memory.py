@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, whole_number
 
 SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 TIMES = "\u00d7"  # the multiplication sign: "data is 15 times the buffer pool"
@@ -29,10 +29,9 @@ def memory_fit(run: RunDocument) -> dict[str, Any] | None:
     """{"fit": "in-memory" | "io-bound", "short": ..., "text": ...}; None when the run lacks
     its data size or buffer pool size."""
     data = run["workload"].get("data_bytes")
-    pool_text = run["server"].get("variables", {}).get("innodb_buffer_pool_size", "")
-    if data is None or not pool_text.isdigit() or int(pool_text) == 0:
+    pool = whole_number(run["server"].get("variables", {}).get("innodb_buffer_pool_size", ""))
+    if data is None or not pool:
         return None
-    pool = int(pool_text)
     sizes = f"data {size_text(data)}, buffer pool {size_text(pool)}"
     if data <= pool:
         share = round(100 * data / pool)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from contract import RunDocument, Step, sysbench_steps
+from contract import RunDocument, Step, sysbench_steps, whole_number
 from generator.analysis import stats as _stats
 
 KB_PER_MB = 1024
@@ -49,8 +49,7 @@ DEFAULT_PAGE_SIZE = 16384
 
 
 def _variable(run: RunDocument, name: str) -> int | None:
-    text = run["server"].get("variables", {}).get(name, "")
-    return int(text) if text.isdigit() and int(text) > 0 else None
+    return whole_number(run["server"].get("variables", {}).get(name, "")) or None
 
 
 def redo_capacity_kb(run: RunDocument) -> float | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, WorkloadTpcc
+from contract import RunDocument, WorkloadTpcc, whole_number
 from generator.analysis.ratios import METRICS, ratio_table
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread_by_threads
 
@@ -38,7 +38,8 @@ def _checks(runs: list[RunDocument]) -> dict[str, Any]:
 
 
 def _order(condition: str) -> tuple[int, str]:
-    return (int(condition), "") if condition.isdigit() else (10**6, condition)
+    number = whole_number(condition)
+    return (number, "") if number is not None else (10**6, condition)
 
 
 def tpcc_report(runs: list[RunDocument]) -> dict[str, Any] | None:
