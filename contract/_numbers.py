@@ -55,13 +55,3 @@ def figure(text: str, largest: float = LARGEST_FIGURE) -> float:
         raise NotAFigure(f"over {largest:g}, the largest figure a run holds")
     return value
 
-
-def count(text: str) -> int:
-    """A count (events, queries) written in ASCII digits, at most LARGEST_COUNT; raises
-    NotAFigure saying why not."""
-    value = whole_number(text)
-    if value is None:
-        raise NotAFigure("not a whole number in ASCII digits")
-    if value > LARGEST_COUNT:
-        raise NotAFigure(f"over {LARGEST_COUNT:,}, the largest count a run holds")
-    return value

@@ -450,6 +450,8 @@ def import_command(context: click.Context) -> str:
 
 def land_and_report(arrivals: list[Arrival], data_dir: Path, files: dict | None = None) -> None:
     landed = land(arrivals, data_dir, files)
+    for note in (note for arrival in arrivals for note in arrival.notes):
+        click.echo(note)
     for path in landed.written:
         click.echo(f"wrote {path.stem}: {path}")
     for path in landed.unchanged:

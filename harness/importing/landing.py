@@ -23,6 +23,7 @@ class Arrival:
     came_from: str
     raw: bytes | None = None
     checked: bool = False  # validated already (contract.check_run on its bytes)
+    notes: tuple[str, ...] = ()  # what the import left out of it, one line each, for the user
 
 
 @dataclass(frozen=True)

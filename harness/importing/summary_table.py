@@ -4,19 +4,21 @@ only the figures the table gave.
 
 Columns: campaign, variant, workload and threads are required; at least one metric column
 (METRICS); optional columns name the server, host, test and campaign title per row (else the
-command line's options give them). An empty cell is a figure not given. A run's dates are the
-published date at midnight UTC, or the import's time without one.
+command line's options give them). An empty cell is a figure not given; a figure is written in
+ASCII decimal digits (contract.figure: other digits, `1_000`, `1e-400`, `nan` are refused,
+naming the line and column). A run's dates are the published date at midnight UTC, or the
+import's time without one.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-import math
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from contract import NotAFigure, figure, whole_number
 from harness.importing.documents import (
     TIMESTAMP,
     CampaignSection,
@@ -177,10 +179,7 @@ def _required(source: Source, row: dict[str, str], name: str, line: int) -> str:
 
 
 def _threads(source: Source, text: str, line: int) -> int:
-    try:
-        threads = int(text.strip())
-    except ValueError:
-        threads = 0
+    threads = whole_number(text.strip()) or 0
     if threads < 1:
         raise refused(
             source.path, f"threads {text.strip()!r} is not a whole number of 1 or more", line
@@ -197,16 +196,14 @@ def _step(
         if not text:
             continue  # not given
         try:
-            figure = float(text)
-        except ValueError:
-            figure = math.nan
-        if not math.isfinite(figure) or figure < 0:
-            raise refused(source.path, f"{column} {text!r} is not a number of 0 or more", line)
+            value = figure(text)
+        except NotAFigure as exc:
+            raise refused(source.path, f"{column} {text!r}: {exc}", line) from None
         *parents, leaf = METRICS[column]
         target = step
         for parent in parents:
             target = target.setdefault(parent, {})
-        target[leaf] = figure
+        target[leaf] = value
     if len(step) == 1:
         raise refused(source.path, "no figure in this row", line)
     return step

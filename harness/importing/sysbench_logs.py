@@ -6,7 +6,9 @@ give one step per thread level. A thread level met again starts another pass: th
 each thread level belongs to pass n, so logs of a repeated sweep become repeated runs
 (`repeat`), which the site compares by their medians like measured passes. A run takes what
 its log says (sysbench's version, its threads, the echoed command's test and options) and the
-group's facts for the rest; its dates are its log files' modification times.
+group's facts for the rest; its dates are its log files' modification times. A per-second
+line whose figures are not figures (`nan`) is left out of the series, whose `t` then skips that
+second, and the import says so, one line each (Arrival.notes).
 """
 
 from __future__ import annotations
@@ -107,6 +109,8 @@ def _parse(path: Path, logged: LoggedRun) -> RunReport:
     try:
         return parse_logged_run(logged.text, logged.threads or 0)
     except SysbenchOutputError as exc:
+        if exc.line is not None:  # a figure that is not one
+            raise refused(path, str(exc), logged.first_line + exc.line - 1) from None
         what = "incomplete sysbench run output" if version else "not sysbench run output"
         raise refused(path, f"{what} ({exc})", logged.first_line) from None
 
@@ -193,10 +197,19 @@ def _group_documents(
             provenance.origin(_sources(members, runs), tool_command),
             (index, len(passes)),
         )
-        arrivals.append(
-            Arrival(document, f"{members[0].source.path}:{members[0].logged.first_line}")
-        )
+        came_from = f"{members[0].source.path}:{members[0].logged.first_line}"
+        arrivals.append(Arrival(document, came_from, notes=_dropped_seconds(members)))
     return arrivals
+
+
+def _dropped_seconds(members: list[ReadRun]) -> tuple[str, ...]:
+    """One line per per-second line left out of a series: file, line, second and why."""
+    return tuple(
+        f"{run.source.path}:{run.logged.first_line + dropped.line - 1}: second {dropped.second}s"
+        f" left out of the series of the {run.report.threads}-thread step ({dropped.why})"
+        for run in members
+        for dropped in run.report.dropped
+    )
 
 
 def _shared(options_of_runs: Iterable[dict[str, str]]) -> dict[str, str]:

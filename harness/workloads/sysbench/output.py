@@ -3,6 +3,10 @@
 `log_header` for what the lines before the run say), for `mybench import`.
 
 Pure functions over the captured stdout; tested on recorded real outputs in tests/fixtures/sysbench.
+Every figure is read by contract.figure (ASCII decimal digits, within the run schema's range): a
+summary line holding anything else (`nan`, `1e-400`, `1_000`) is refused naming its line, and a
+per-second line is left out of the series and listed in RunReport.dropped, so that the caller
+can say which seconds the series lacks (its `t` skips them).
 """
 
 from __future__ import annotations
@@ -11,23 +15,52 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from contract import LARGEST_COUNT, NotAFigure, figure, whole_number
+
+# The lines' shapes; their figures (\S+) are read by contract.figure.
 _INTERVAL = re.compile(
-    r"^\[ (?P<t>\d+(?:\.\d+)?)s \] thds: (?P<thds>\d+) tps: (?P<tps>[\d.]+) qps: (?P<qps>[\d.]+) "
-    r"\(r/w/o: [\d.]+/[\d.]+/[\d.]+\) lat \(ms,(?P<pct>\d+)%\): (?P<lat>[\d.]+) "
-    r"err/s: (?P<err>[\d.]+) reconn/s: (?P<reconn>[\d.]+)$"
+    r"^\[ (?P<t>\S+)s \] thds: (?P<thds>\S+) tps: (?P<tps>\S+) qps: (?P<qps>\S+) "
+    r"\(r/w/o: \S+\) lat \(ms,(?P<pct>\S+)%\): (?P<lat>\S+) "
+    r"err/s: (?P<err>\S+) reconn/s: (?P<reconn>\S+)$"
 )
-_HISTOGRAM_ROW = re.compile(r"^\s+(?P<value>[\d.]+) \|\**\s+(?P<count>\d+)$")
+_HISTOGRAM_ROW = re.compile(r"^\s+(?P<value>\S+) \|\**\s+(?P<count>\S+)$")
 _COUNTER = re.compile(
-    r"^\s+(?P<name>[a-z ]+):\s+(?P<value>[\d.]+)(?:s|\s+\((?P<rate>[\d.]+) per sec\.\))?$"
+    r"^\s+(?P<name>[a-z ]+):\s+(?P<value>\S+?)s?(?:\s+\((?P<rate>\S+) per sec\.\))?$"
 )
-_LATENCY = re.compile(r"^\s+(?P<name>min|avg|max|\d+th percentile|sum):\s+(?P<value>[\d.]+)$")
+_LATENCY = re.compile(r"^\s+(?P<name>min|avg|max|[0-9]+th percentile|sum):\s+(?P<value>\S+)$")
+# Interval line group -> its series.
+_SERIES_OF = {"t": "t", "tps": "tps", "qps": "qps", "lat": "p95_ms", "err": "errors_per_s",
+              "reconn": "reconnects_per_s"}  # fmt: skip
 
 
 SERIES_KEYS = ("t", "tps", "qps", "p95_ms", "errors_per_s", "reconnects_per_s")
 
 
 class SysbenchOutputError(ValueError):
-    pass
+    """Output that cannot be read; line is the 1-based line of the text parsed, when one is at
+    fault."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass(frozen=True)
+class DroppedSecond:
+    """A per-second line left out of the series: its 1-based line, its second as printed, and
+    why."""
+
+    line: int
+    second: str
+    why: str
+
+
+def _figure(text: str, what: str, line: int, largest: float | None = None) -> float:
+    """A summary figure, or the refusal naming its line."""
+    try:
+        return figure(text) if largest is None else figure(text, largest)
+    except NotAFigure as exc:
+        raise SysbenchOutputError(f"{what} {text!r}: {exc}", line) from None
 
 
 @dataclass
@@ -47,6 +80,7 @@ class RunReport:
     latency_ms: dict[str, float]
     histogram: list[tuple[float, int]]
     series: dict[str, list[float]] = field(default_factory=dict)
+    dropped: list[DroppedSecond] = field(default_factory=list)  # per-second lines not in series
 
     def step_fields(self) -> dict:
         """What a run document's step takes from sysbench's own output (series only when
@@ -104,23 +138,37 @@ class _Collected:
     histogram: list[tuple[float, int]]
     counters: dict[str, tuple[float, float | None]]
     latency: dict[str, float]
+    dropped: list[DroppedSecond]
+
+
+def _second(match: re.Match[str], number: int, collected: _Collected) -> None:
+    """A per-second line into the series, or into dropped when a figure of it is not one."""
+    values = {}
+    for group, key in _SERIES_OF.items():
+        try:
+            values[key] = figure(match[group])
+        except NotAFigure as exc:
+            why = f"{group} {match[group]!r}: {exc}"
+            collected.dropped.append(DroppedSecond(number, match["t"], why))
+            return
+    if (pct := whole_number(match["pct"])) is None:
+        why = f"percentile {match['pct']!r}: not a whole number in ASCII digits"
+        collected.dropped.append(DroppedSecond(number, match["t"], why))
+        return
+    for key, value in values.items():
+        collected.series[key].append(value)
+    collected.interval_percentiles.add(pct)
 
 
 def _collect(text: str) -> _Collected:
     collected = _Collected(
         series={key: [] for key in SERIES_KEYS}, interval_percentiles=set(), histogram=[],
-        counters={}, latency={},
+        counters={}, latency={}, dropped=[],
     )  # fmt: skip
-    series, section = collected.series, ""
-    for line in text.splitlines():
+    section = ""
+    for number, line in enumerate(text.splitlines(), start=1):
         if match := _INTERVAL.match(line):
-            series["t"].append(float(match["t"]))
-            series["tps"].append(float(match["tps"]))
-            series["qps"].append(float(match["qps"]))
-            series["p95_ms"].append(float(match["lat"]))
-            series["errors_per_s"].append(float(match["err"]))
-            series["reconnects_per_s"].append(float(match["reconn"]))
-            collected.interval_percentiles.add(int(match["pct"]))
+            _second(match, number, collected)
             continue
         if line.startswith("Latency histogram"):
             section = "histogram"
@@ -133,12 +181,16 @@ def _collect(text: str) -> _Collected:
         elif line.startswith("Threads fairness"):
             section = "fairness"
         elif section == "histogram" and (match := _HISTOGRAM_ROW.match(line)):
-            collected.histogram.append((float(match["value"]), int(match["count"])))
+            value = _figure(match["value"], "histogram value", number)
+            count = _figure(match["count"], "histogram count", number, LARGEST_COUNT)
+            collected.histogram.append((value, int(count)))
         elif section in ("sql", "general") and (match := _COUNTER.match(line)):
-            rate = float(match["rate"]) if match["rate"] else None
-            collected.counters[match["name"].strip()] = (float(match["value"]), rate)
+            name = match["name"].strip()
+            rate = _figure(match["rate"], f"{name} rate", number) if match["rate"] else None
+            value = _figure(match["value"], name, number, LARGEST_COUNT)
+            collected.counters[name] = (value, rate)
         elif section == "latency" and (match := _LATENCY.match(line)):
-            collected.latency[match["name"]] = float(match["value"])
+            collected.latency[match["name"]] = _figure(match["value"], match["name"], number)
     required = ["read", "write", "other", "transactions", "queries", "ignored errors",
                 "reconnects", "total time", "total number of events"]  # fmt: skip
     missing = [name for name in required if name not in collected.counters]
@@ -171,6 +223,7 @@ def _report(
         },
         histogram=collected.histogram,
         series=series,
+        dropped=collected.dropped,
     )
 
 
@@ -212,13 +265,13 @@ def parse_logged_run(text: str, threads: int) -> RunReport:
 
 def printed_percentile(text: str) -> float | None:
     """The percentile line sysbench prints itself (default 95th); used to cross-check ours."""
-    match = re.search(r"^\s+\d+th percentile:\s+([\d.]+)$", text, re.MULTILINE)
+    match = re.search(r"^\s+[0-9]+th percentile:\s+([0-9.]+)$", text, re.MULTILINE)
     return float(match[1]) if match else None
 
 
-_HEADER = re.compile(r"^sysbench (?P<version>\d[^\s]*) \(")
-_THREADS = re.compile(r"^Number of threads: (?P<threads>\d+)$")
-_REPORT_INTERVAL = re.compile(r"^Report intermediate results every (?P<seconds>\d+) second")
+_HEADER = re.compile(r"^sysbench (?P<version>[0-9]\S*) \(")
+_THREADS = re.compile(r"^Number of threads: (?P<threads>[0-9]{1,9})$")
+_REPORT_INTERVAL = re.compile(r"^Report intermediate results every (?P<seconds>[0-9]{1,9}) second")
 # A sysbench command line echoed into the log by the script that ran it (`set -x`, echo ...).
 _COMMAND = re.compile(r"^(?:\++\s*)?(?:\S*/)?sysbench\s+(?P<args>.*?)\s+run\s*$")
 
