@@ -47,7 +47,14 @@ from contract._run_document import (
     Workload,
     WorkloadTpcc,
 )
-from contract._secrets import REDACTED, is_secret_name, redact_options, redact_text
+from contract._secrets import (
+    REDACTED,
+    credential_leaks,
+    is_secret_name,
+    redact_document,
+    redact_options,
+    redact_text,
+)
 from contract._steps import ibench_steps, is_ibench, recorded_steps, sysbench_steps
 from contract._validate import (
     Problem,
@@ -113,6 +120,7 @@ __all__ = [
     "Workload",
     "WorkloadTpcc",
     "check_run",
+    "credential_leaks",
     "figure",
     "host_fingerprint",
     "host_variant_prefix",
@@ -122,6 +130,7 @@ __all__ = [
     "load_run",
     "ram_gib",
     "recorded_steps",
+    "redact_document",
     "redact_options",
     "redact_text",
     "run_files",

@@ -29,6 +29,17 @@ PLANTED = "Hunter2-planted"
         "keyring_hashicorp_secret_id",
         "ssl_passphrase",
         "GLOBAL.report_password",
+        # environment variables and options of other tools
+        "DB_PASS",
+        "replica-pass",
+        "APP_PASSWD",
+        "MYSQL_PW",
+        "pw",
+        "password1",
+        "mysql-password3",
+        "AWS_ACCESS_KEY",
+        "stripe-api-key",
+        "OPENAI_APIKEY",
     ],
 )
 def test_credential_names(name: str) -> None:
@@ -54,6 +65,16 @@ def test_credential_names(name: str) -> None:
         "innodb_ft_max_token_size",
         "password_env",
         "report_user",
+        "no-password",
+        "skip_password",
+        "ask-password",
+        "password-file",
+        "key_buffer_size",
+        "delay_key_write",
+        "innodb_default_encryption_key_id",
+        "ft_stopword_file",
+        "bypass",
+        "passes",
     ],
 )
 def test_plain_settings_are_not_credentials(name: str) -> None:
@@ -144,6 +165,174 @@ def test_redact_text(text: str, redacted: str) -> None:
 )
 def test_what_redaction_leaves_alone(text: str) -> None:
     assert redact_text(text) == text
+
+
+# Every spelling a credential can take, each with a variation: (text, what redaction makes of it).
+SPELLINGS = [
+    # a client's -p inside a command substitution, a subshell, backticks, a wrapped command
+    (
+        f"echo $(mysql -uroot -p{PLANTED} -e 'SELECT 1')",
+        "echo $(mysql -uroot -p<redacted> -e 'SELECT 1')",
+    ),
+    (
+        f"v=\"$(mariadb-admin -u root -p'{PLANTED}' ping)\"",
+        "v=\"$(mariadb-admin -u root -p'<redacted>' ping)\"",
+    ),
+    (f"(mysqladmin -p{PLANTED} shutdown)", "(mysqladmin -p<redacted> shutdown)"),
+    (f"x=`mysql -p{PLANTED} -N`; y=1", "x=`mysql -p<redacted> -N`; y=1"),
+    (
+        f"ssh db 'sudo mariadb -p{PLANTED} -e \"SELECT 1\"' && true",
+        "ssh db 'sudo mariadb -p<redacted> -e \"SELECT 1\"' && true",
+    ),
+    (f"true|mysql -p{PLANTED}", "true|mysql -p<redacted>"),
+    # a credential option with its value in the next word
+    (f"restart.sh --password {PLANTED} now", "restart.sh --password <redacted> now"),
+    (f"gh-ost -password '{PLANTED}' -execute", "gh-ost -password '<redacted>' -execute"),
+    (f"sysbench --pgsql-password {PLANTED} run", "sysbench --pgsql-password <redacted> run"),
+    (f"mariadbd --report-password {PLANTED} &", "mariadbd --report-password <redacted> &"),
+    # tools whose -p takes the password in the next word as well
+    (f"mydumper -u root -p {PLANTED} -B db", "mydumper -u root -p <redacted> -B db"),
+    (f"myloader -p{PLANTED} -d dump", "myloader -p<redacted> -d dump"),
+    (f"pt-table-checksum -p '{PLANTED}' h=db", "pt-table-checksum -p '<redacted>' h=db"),
+    (
+        f"sshpass -p {PLANTED} ssh -p 2222 db restart",
+        "sshpass -p <redacted> ssh -p 2222 db restart",
+    ),
+    # an environment assignment whose name holds a credential word
+    (f"DB_PASS={PLANTED} ./restart.sh", "DB_PASS=<redacted> ./restart.sh"),
+    (f"export REPL_PASSWD='{PLANTED}'; go", "export REPL_PASSWD='<redacted>'; go"),
+    (f"env MYSQL_PW={PLANTED} bench", "env MYSQL_PW=<redacted> bench"),
+    (f"AWS_ACCESS_KEY={PLANTED} aws s3 ls", "AWS_ACCESS_KEY=<redacted> aws s3 ls"),
+    # curl's user:password
+    (f"curl -u admin:{PLANTED} https://ctl/", "curl -u admin:<redacted> https://ctl/"),
+    (
+        f"curl -sS --user 'ops:{PLANTED}' -X POST https://ctl/",
+        "curl -sS --user 'ops:<redacted>' -X POST https://ctl/",
+    ),
+    (f"curl -uops:{PLANTED} ctl", "curl -uops:<redacted> ctl"),
+    (f"curl --proxy-user p:{PLANTED} ctl", "curl --proxy-user p:<redacted> ctl"),
+    # URLs and DSNs
+    (f"bench:{PLANTED}@tcp(127.0.0.1:3306)/sbtest", "bench:<redacted>@tcp(127.0.0.1:3306)/sbtest"),
+    (
+        f'dsn = "root:{PLANTED}@unix(/run/mysqld/mysqld.sock)/db?tls=false"',
+        'dsn = "root:<redacted>@unix(/run/mysqld/mysqld.sock)/db?tls=false"',
+    ),
+    (f"mysql://u:{PLANTED}@db:3306/x", "mysql://u:<redacted>@db:3306/x"),
+    (
+        f"pt-online-schema-change h=db,u=root,p={PLANTED},D=s,t=t1 --execute",
+        "pt-online-schema-change h=db,u=root,p=<redacted>,D=s,t=t1 --execute",
+    ),
+    (f"pt-kill p={PLANTED},h=db", "pt-kill p=<redacted>,h=db"),
+    # SQL, also inside a my.cnf option that runs it (init_connect)
+    (
+        f"init_connect = \"SET PASSWORD FOR 'bench'@'%' = '{PLANTED}'\"",
+        "init_connect = \"SET PASSWORD FOR 'bench'@'%' = '<redacted>'\"",
+    ),
+    (
+        f"SET PASSWORD FOR bench@localhost = PASSWORD('{PLANTED}')",
+        "SET PASSWORD FOR bench@localhost = PASSWORD('<redacted>')",
+    ),
+    (
+        f"ALTER USER u IDENTIFIED VIA ed25519 USING PASSWORD('{PLANTED}')",
+        "ALTER USER u IDENTIFIED VIA ed25519 USING PASSWORD('<redacted>')",
+    ),
+    (
+        f"CREATE USER u IDENTIFIED VIA ed25519 USING 'a' OR unix_socket USING '{PLANTED}'",
+        "CREATE USER u IDENTIFIED VIA ed25519 USING '<redacted>' OR unix_socket USING '<redacted>'",
+    ),
+    (
+        f"GRANT ALL ON *.* TO u IDENTIFIED BY PASSWORD '*{PLANTED}'",
+        "GRANT ALL ON *.* TO u IDENTIFIED BY PASSWORD '<redacted>'",
+    ),
+    (
+        f"CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'u', PASSWORD '{PLANTED}')",
+        "CREATE SERVER s FOREIGN DATA WRAPPER mysql OPTIONS (USER 'u', PASSWORD '<redacted>')",
+    ),
+    (
+        f"CHANGE MASTER TO MASTER_HOST='db', MASTER_PASSWORD='{PLANTED}'",
+        "CHANGE MASTER TO MASTER_HOST='db', MASTER_PASSWORD='<redacted>'",
+    ),
+    (
+        f'CHANGE REPLICATION SOURCE TO SOURCE_PASSWORD = "{PLANTED}"',
+        'CHANGE REPLICATION SOURCE TO SOURCE_PASSWORD = "<redacted>"',
+    ),
+    (f"SELECT OLD_PASSWORD('{PLANTED}')", "SELECT OLD_PASSWORD('<redacted>')"),
+    # a credential option under a quoted or dotted TOML key, or in an inline table
+    (f'"report_password" = "{PLANTED}"', '"report_password" = "<redacted>"'),
+    (f"'wsrep-sst-auth' = 'sst:{PLANTED}'", "'wsrep-sst-auth' = '<redacted>'"),
+    (
+        f'variants.base.options."report_password" = "{PLANTED}"',
+        'variants.base.options."report_password" = "<redacted>"',
+    ),
+    (
+        f'options = {{ "report-password" = "{PLANTED}", port = 1 }}',
+        'options = { "report-password" = "<redacted>", port = 1 }',
+    ),
+    # a diff line adding one
+    (f'+"report_password" = "{PLANTED}"', '+"report_password" = "<redacted>"'),
+    (
+        f"+restart_command = \"sh -c 'echo $(mysql -p{PLANTED})'\"",
+        "+restart_command = \"sh -c 'echo $(mysql -p<redacted>)'\"",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "redacted"), SPELLINGS)
+def test_every_spelling_is_redacted(text: str, redacted: str) -> None:
+    assert redact_text(text) == redacted
+    assert redact_text(redacted) == redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # -p and -P of commands other than the password tools: ports and flags
+        "ssh -p 2222 db uptime",
+        "docker run -p 8080:80 -p3306:3306 mariadb:11.4",
+        "redis-cli -p 6379 ping && psql -p 5432 -U bench",
+        "sshpass -e ssh -p 2222 db",  # sshpass's own options end at the command it runs
+        "sshpass -f /run/pw ssh -p2222 db",
+        # a client's -p with a space prompts; --password with a space too
+        "mysql -u bench -p sbtest",
+        "mariadb-dump --password sbtest > dump.sql",
+        "mariadb -P 3306 -p",
+        # flags about passwords, and names that only look like one
+        "psql --no-password sbtest",
+        "mariadb-dump --password-file /etc/pw sbtest",
+        "docker run -u 1000:1000 img",
+        "chown mysql:mysql /srv && curl -o out https://example.org/",
+        # MySQL's own error text, an image digest, an ssh remote, a join
+        "Access denied for user 'root'@'localhost' (using password: YES)",
+        "image mariadb:11.4@sha256:0f3c",
+        "git clone git@github.com:org/repo.git",
+        "SELECT a FROM t JOIN u USING (id)",
+        # plain my.cnf settings
+        "innodb_ft_max_token_size = 84",
+        "ssl_key = /etc/mysql/server-key.pem",
+        "key_buffer_size = 8M\\ndelay_key_write = ON",
+        # where the secret comes from
+        'sshpass -p "$SSHPASS" ssh db',
+        "mydumper --password ${DUMP_PW} -B db",
+        "DB_PASS=$PW ./run.sh",
+        'curl -u "ops:$TOKEN" ctl',
+    ],
+)
+def test_what_the_spellings_leave_alone(text: str) -> None:
+    assert redact_text(text) == text
+
+
+@pytest.mark.parametrize(("text", "redacted"), SPELLINGS)
+def test_the_validator_refuses_every_spelling(text: str, redacted: str) -> None:
+    doc = copy.deepcopy(_fixture())
+    doc["reproduce"]["commands"].append({"purpose": "restart", "command": text})
+    doc["status_reason"] = f"restart failed: {text}"
+    where = f"$.reproduce.commands[{len(doc['reproduce']['commands']) - 1}].command"
+    leaks = contract.credential_leaks(doc)
+    assert sorted(path for path, _ in leaks) == sorted([where, "$.status_reason"])
+    assert all(PLANTED not in why for _, why in leaks)
+    doc["reproduce"]["commands"][-1]["command"] = redacted
+    doc["status_reason"] = f"restart failed: {redacted}"
+    assert contract.credential_leaks(doc) == []
 
 
 def _fixture() -> dict:
