@@ -5,8 +5,8 @@ the author replaces the marked placeholders with the analysis."""
 
 from __future__ import annotations
 
-import json
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +15,7 @@ from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.ratios import METRICS, QPS_METRIC, variant_order
 from generator.drafts.differences import Finding, findings, quiet, unjudged
+from generator.drafts.quoting import markdown_code, markdown_text, yaml_string
 from generator.hugo.site_contract import ibench_figure
 from generator.pages.campaign import summarize_campaign
 from generator.pages.ibench import run_report
@@ -26,12 +27,14 @@ from generator.text_templates import text_templates
 PLACEHOLDER = "✍ Your analysis:"
 # The folder name is the URL: what a campaign name may hold, less the underscore.
 SLUG = re.compile(r"[a-z0-9][a-z0-9-]*")
+# What a shortcode parameter may hold: ids, names, dotted paths, thread lists (schema slugs).
+SHORTCODE_VALUE = re.compile(r"[A-Za-z0-9._,-]+")
 # A configuration diff this long (two server versions differ in dozens of defaults) is folded.
 FOLD_DIFF_OVER = 12
 _TEMPLATES = text_templates(
     Path(__file__).parent / "templates",
-    # YAML reads a JSON string as a double-quoted scalar: any title or name quotes safely.
-    {"yaml_string": lambda text: json.dumps(text, ensure_ascii=False)},
+    # Every value from the data goes through one of these (quoting.py says why each).
+    {"yaml_string": yaml_string, "md_text": markdown_text, "md_code": markdown_code},
 )
 _MEASURES = {
     **{key: metric.label for key, metric in METRICS.items()},
@@ -45,7 +48,13 @@ class DraftError(Exception):
 
 
 def shortcode(name: str, **params: str) -> str:
-    """A shortcode call; parameter values never hold a double quote (ids, names, paths)."""
+    """A shortcode call. Its values are ids, names and paths the schema keeps to a few
+    characters; anything else (a quote would end the value, `>}}` the call) is refused."""
+    for key, value in params.items():
+        if not SHORTCODE_VALUE.fullmatch(value):
+            raise DraftError(
+                f"shortcode {name}: {key} {value!r} holds more than a-z, 0-9, . _ , -"
+            )
     text = " ".join(f'{key}="{value}"' for key, value in params.items())
     return f"{{{{< {name} {text} >}}}}"
 
@@ -276,6 +285,7 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "reproduced": reproduced,
         "base_run": _base_run(summary, runs) if reproduced["variant"] != summary["base"] else None,
         "shortcode": shortcode,
+        "run_command": shlex.join(["mybench", "run", summary["file"]]),
     }
     return _TEMPLATES.get_template("article.md.j2").render(context)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import yaml
 
 from contract import is_ibench
 from generator.analysis.hosts import host_of
@@ -29,6 +30,11 @@ RULE_CONSTANTS = ("±5 %", "95 %")
 OUTLINE = ("## tl;dr", "## Reproduce")
 
 
+def _front_matter(text: str) -> dict:
+    """The article's front matter, read as Hugo reads it (YAML)."""
+    return yaml.safe_load(text.split("---", 2)[1]) if text.startswith("---") else {}
+
+
 def _shortcodes(text: str) -> list[tuple[str, dict[str, str]]]:
     return [(name, dict(PARAM.findall(params))) for name, params in SHORTCODE.findall(text)]
 
@@ -39,7 +45,8 @@ def _embedded(text: str) -> tuple[set[str], set[str]]:
     runs = {params["run"] for _, params in shortcodes if "run" in params}
     runs |= {i for _, params in shortcodes for i in params.get("runs", "").split(",") if i}
     campaigns = {params["campaign"] for _, params in shortcodes if "campaign" in params}
-    campaigns |= set(re.findall(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE))
+    if campaign := _front_matter(text).get("campaign"):
+        campaigns.add(campaign)
     return runs, campaigns
 
 
@@ -75,9 +82,7 @@ def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_run
     }
     text = article.read_text()
     for taxonomy, spellings in (("engines", products), ("versions", versions)):
-        line = re.search(rf"^{taxonomy}:\s*\[(.*)\]\s*$", text, re.MULTILINE)
-        terms = [term.strip() for term in line.group(1).split(",")] if line else []
-        for term in terms:
+        for term in _front_matter(text).get(taxonomy, []):
             assert term in spellings, f"{article}: {taxonomy} {term!r}, run pages say {spellings}"
 
 
@@ -87,9 +92,8 @@ def test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs):
     name as run pages give it (generator/analysis/hosts.py), one per machine whose runs the
     article embeds, checked against the data."""
     text = article.read_text()
-    line = re.search(r"^hosts:\s*\[(.*)\]\s*$", text, re.MULTILINE)
-    assert line, f"{article}: front matter hosts"
-    terms = {term.strip() for term in line.group(1).split(",")}
+    assert "hosts" in _front_matter(text), f"{article}: front matter hosts"
+    terms = set(_front_matter(text)["hosts"])
     ids, campaigns = _embedded(text)
     hosts = {
         host_of(run)["name"]
@@ -103,9 +107,8 @@ def test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs):
 def test_article_embeds_only_committed_runs(article, known_ids):
     runs, campaigns = known_ids
     text = article.read_text()
-    front_campaign = re.search(r"^campaign:\s*(\S+)\s*$", text, re.MULTILINE)
-    if front_campaign:
-        assert front_campaign.group(1) in campaigns, f"{article}: front matter campaign"
+    if front_campaign := _front_matter(text).get("campaign"):
+        assert front_campaign in campaigns, f"{article}: front matter campaign"
     embedded = _shortcodes(text)
     assert embedded, f"{article}: embeds no results"
     for name, params in embedded:

@@ -7,15 +7,19 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
+from html import escape, unescape
 from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 import contract
+from generator.analysis.hosts import host_of
 from generator.drafts.article import PLACEHOLDER, write_draft
 from generator.hugo.site_contract import campaign_page_file
-from tests.helpers.paths import DATA_DIR
+from tests.helpers.paths import DATA_DIR, FIXTURE_RUNS
 from tests.helpers.site_build import build_with_posts
 from tests.published import test_articles
 
@@ -284,3 +288,88 @@ def test_draft_says_when_ratios_beyond_the_band_could_not_be_judged(drafts):
     and the draft must not let that read as "no difference"."""
     assert "no interval to judge them by" in tldr(drafts["articles"][CAMPAIGNS["suite"]])
     assert "no interval to judge them by" not in tldr(drafts["articles"][CAMPAIGNS["sweep"]])
+
+
+# Data that a draft writes into its front matter and body, with a front matter break and live
+# shortcodes in it: each binlog-off run holds the first payload of a field, each sync-1 run a
+# variation of it. A shortcode that ran would print a figure where the text should be.
+HOSTILE_SWEEP = "binlog-sync-policies-20261123-133014"
+HOSTILE_RUN = f"{HOSTILE_SWEEP}.binlog-off.oltp-rw.p1"
+HOSTILE_TITLE = 'Probe"\nengines: [evil-engine]\r\ntitle: "again'
+HOSTILE_FILE = f'campaigns/probe-{{{{< fact run="{HOSTILE_RUN}" key="server.version" >}}}}.toml'
+HOSTILE_DESCRIPTION = "One line.\n---\nhosts: [evil-description]\n<img src=x onerror=alert(1)>"
+HOSTILE_BY_VARIANT = {
+    "binlog-off": {
+        "cpu_model": 'AMD EPYC"\nhosts: [evil-quote]',
+        "distribution": f'Debian {{{{< fact run="{HOSTILE_RUN}" key="server.version" >}}}} '
+        "*em* <b>bold</b>",
+    },
+    "sync-1": {
+        "cpu_model": "AMD EPYC, evil-comma: [x]",
+        "distribution": f'Debian {{{{% fact run="{HOSTILE_RUN}" key="host.cpu_threads" %}}}} '
+        "[link](javascript:alert(1)) `code` <!--more-->",
+    },
+}
+
+
+@pytest.fixture(scope="module")
+def hostile_draft(tmp_path_factory) -> dict[str, Any]:
+    """The fixture sweep's runs with HOSTILE_BY_VARIANT, HOSTILE_TITLE and HOSTILE_FILE, its
+    draft, and the site built with it."""
+    root = tmp_path_factory.mktemp("hostile-draft")
+    runs_dir = root / "data" / "runs"
+    runs_dir.mkdir(parents=True)
+    runs = []
+    for path in sorted((FIXTURE_RUNS / "runs").glob(f"{HOSTILE_SWEEP}.*.json")):
+        run = json.loads(path.read_text())
+        hostile = HOSTILE_BY_VARIANT[run["variant"]]
+        run["campaign"].update(title=HOSTILE_TITLE, file=HOSTILE_FILE)
+        run["campaign"]["description"] = HOSTILE_DESCRIPTION
+        run["host"]["cpu_model"] = hostile["cpu_model"]
+        run["host"].pop("fingerprint", None)  # a machine of that CPU: derived from the facts
+        build = {"origin": "package", "package": "mariadb-server"}
+        run["server"]["build"] = {**build, "distribution": hostile["distribution"]}
+        runs.append(run)
+        (runs_dir / path.name).write_text(json.dumps(run))
+    assert contract.validate_dir(root / "data")[1] == []
+    written: list[Path] = []
+
+    def write(posts: Path) -> None:
+        written.append(write_draft(runs, HOSTILE_SWEEP, posts, "hostile", "2026-11-26"))
+
+    public = build_with_posts(root, write, [root / "data"])
+    html = (public / "posts" / "hostile" / "index.html").read_text()
+    return {"article": written[0], "runs": runs, "public": public, "html": html}
+
+
+def test_front_matter_holds_the_data_as_values_and_no_other_key(hostile_draft):
+    text = hostile_draft["article"].read_text()
+    front = yaml.safe_load(text.split("---\n", 2)[1])
+    assert sorted(front) == sorted(
+        ["title", "date", "description", "engines", "versions", "workloads", "hosts", "campaign"]
+    )
+    assert front["title"] == HOSTILE_TITLE
+    assert sorted(front["hosts"]) == sorted(
+        {host_of(run)["name"] for run in hostile_draft["runs"]}
+    )
+    assert any("evil-quote" in host for host in front["hosts"])
+    assert any("evil-comma: [x]" in host for host in front["hosts"])
+    public = hostile_draft["public"]
+    for taxonomy, term in (("engines", "evil-engine"), ("hosts", "evil-quote")):
+        assert not (public / taxonomy / term).exists()
+    assert not (public / "hosts" / "evil-comma").exists()
+
+
+def test_data_in_the_body_shows_as_text_and_runs_no_shortcode(hostile_draft):
+    html = hostile_draft["html"]
+    article = html.split("<article", 1)[1].split("</article>", 1)[0]
+    text = unescape(re.sub(r"<[^>]+>", "", article))
+    for hostile in HOSTILE_BY_VARIANT.values():
+        assert hostile["distribution"] in text
+    assert f"Campaign file {HOSTILE_FILE}," in text
+    assert f"mybench run {shlex.quote(HOSTILE_FILE)}" in text
+    assert "<b>" not in article and "<em>em</em>" not in article
+    assert not [link for link in re.findall(r'href="([^"]*)"', article) if "javascript" in link]
+    # The home page lists the article with its description (the data's, on one line) as text.
+    home = (hostile_draft["public"] / "index.html").read_text()
+    assert escape(" ".join(HOSTILE_DESCRIPTION.split()), quote=False) in home

@@ -30,7 +30,7 @@ def test_writes_the_draft_and_never_over_an_article(tmp_path, data):
     article = content / "posts" / "trust-aa-binlog" / "index.md"
     assert f"wrote {article}" in result.output
     text = article.read_text()
-    assert f"campaign: {CAMPAIGN}\n" in text and PLACEHOLDER in text
+    assert f'campaign: "{CAMPAIGN}"\n' in text and PLACEHOLDER in text
 
     article.write_text("the author's edits")
     again = CliRunner().invoke(main, args)
