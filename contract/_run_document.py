@@ -33,9 +33,17 @@ class Repeat(TypedDict):
     of: int
 
 
+class RewrittenOption(TypedDict):
+    option: str
+    value: str
+    placed: str
+
+
 class Reproduces(TypedDict):
     run_id: str
     source: str
+    confined: NotRequired[bool]
+    rewritten: NotRequired[list[RewrittenOption]]
 
 
 class OriginSource(TypedDict):

@@ -311,6 +311,12 @@ def run(
 @click.option(
     "--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Passes to run."
 )
+@click.option(
+    "--allow-private-addresses",
+    "allow_private",
+    is_flag=True,
+    help="Fetch from private, loopback and link-local addresses too (a site on this network).",
+)
 @workdir_option
 @allow_dirty_option
 def reproduce(
@@ -319,14 +325,16 @@ def reproduce(
     results: Path,
     basedir: Path | None,
     repeats: int,
+    allow_private: bool,
     workdir: Path,
     allow_dirty: bool,
 ) -> None:
-    """Run RUN again here: a run id, a path to its run.json, or the URL of its run.json or
-    run page. Writes the rebuilt campaign file beside the results and prints the compare URL."""
+    """Run RUN again here: a run id, a path to its run.json, or the http(s) URL of its run.json
+    or run page. Writes the rebuilt campaign file beside the results and prints the compare
+    URL. A document from elsewhere than the data directories runs confined to its sandbox."""
     with reported_errors():
         lookup = list(data_dirs or (DEFAULT_DATA,))
-        plan = reproduction.prepare(run_ref, lookup, results, basedir, repeats)
+        plan = reproduction.prepare(run_ref, lookup, results, basedir, repeats, allow_private)
         for note in plan.notes:
             console.print(note, markup=False)
         console.print(f"campaign file: {plan.campaign_file}", markup=False)

@@ -100,7 +100,7 @@ class Campaign:
     repeats: int = 1  # passes over the whole matrix, interleaved
     client_cpus: tuple[int, ...] = ()  # empty: not pinned
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
-    reproduces: dict[str, str] | None = None  # {run_id, source}: written by mybench reproduce
+    reproduces: dict[str, object] | None = None  # written by mybench reproduce: run_id, source ...
     host_label: str | None = None  # [host] label: the machine's name on the site
 
 

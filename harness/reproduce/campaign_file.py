@@ -7,7 +7,11 @@ from what the run did: the thread levels from its steps, the step length from th
 durations (sysbench runs --time seconds, give or take a few milliseconds), the warm-up from
 its recorded warm-up command. The pause between thread levels is not recorded: plain tests get
 none, suite tests their suite's own. A run the document cannot say enough about is refused
-with the field that is missing."""
+with the field that is missing.
+
+The my.cnf of a document from elsewhere is confined (harness/servers/confined_options.py):
+refused when it loads code or runs SQL, its file names cut to base names, which the sandbox
+places in its own folder; the campaign's [reproduces] table lists what was rewritten."""
 
 from __future__ import annotations
 
@@ -21,6 +25,7 @@ import tomli_w
 
 import contract
 from harness.errors import UserError
+from harness.servers import confined_options
 from harness.servers.mycnf import without_placement
 from harness.workloads.ibench.params import IbenchParams
 from harness.workloads.sysbench.commands import ALWAYS
@@ -176,8 +181,23 @@ def _without_redacted(mycnf: str, notes: list[str]) -> str:
     return "\n".join(kept) + "\n"
 
 
-def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1) -> Rebuilt:
-    """The campaign file that runs the document's run again here, on the server at basedir."""
+def _confined(measured: str, notes: list[str]) -> tuple[str, dict[str, object]]:
+    """A stranger's my.cnf, confined, and what the [reproduces] table says of it."""
+    text, rewrites = confined_options.confine(measured, "server.my_cnf")
+    for rewrite in rewrites:
+        notes.append(
+            f"server.my_cnf: {rewrite.option} = {rewrite.value} names a file outside the"
+            f" sandbox; the reproduction uses {rewrite.placed} in its own files/ folder"
+        )
+    rewritten = [dataclasses.asdict(rewrite) for rewrite in rewrites]
+    return text, {"confined": True, **({"rewritten": rewritten} if rewritten else {})}
+
+
+def rebuild_campaign(
+    document: dict, source: str, basedir: str, repeats: int = 1, confined: bool = False
+) -> Rebuilt:
+    """The campaign file that runs the document's run again here, on the server at basedir;
+    confined: the document is a stranger's."""
     refuse_unreproducible(document)
     run_id = str(required(document, "id"))
     recorded = str(required(document, "server.my_cnf"))
@@ -191,6 +211,10 @@ def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1
     assert isinstance(workload, dict)
     notes: list[str] = []
     measured = _without_redacted(measured, notes)
+    reproduces: dict[str, object] = {"run_id": run_id, "source": source}
+    if confined:
+        measured, confinement = _confined(measured, notes)
+        reproduces.update(confinement)
     variant = str(required(document, "variant"))
     server_label, _, variant_label = variant.rpartition(".")  # <server>.<variant> with several
     server = document["server"]
@@ -202,7 +226,7 @@ def rebuild_campaign(document: dict, source: str, basedir: str, repeats: int = 1
             f"Rebuilt by mybench reproduce from run {run_id} ({source}): its measured my.cnf,"
             " workload, data size and sweep, on this machine."
         ),
-        "reproduces": {"run_id": run_id, "source": source},
+        "reproduces": reproduces,
         "servers": {
             server_label: {
                 "kind": "sandbox",

@@ -2,7 +2,8 @@
 server build of its version here, rebuild its campaign, and write the campaign file beside the
 results (results/reproduce/<run id>.toml) so it can be read and run again with `mybench run`.
 A document read from elsewhere is kept beside it too (results/reproduce/originals/runs/), so a
-preview can show the original next to its reproduction."""
+preview can show the original next to its reproduction. Both are named by the run's id, which
+is checked against the run document schema's id first: nothing is written outside --results."""
 
 from __future__ import annotations
 
@@ -10,15 +11,21 @@ import json
 import os
 import tempfile
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from urllib.parse import quote
 
+import jsonschema
+
+from harness import PROJECT_ROOT
+from harness.errors import UserError
 from harness.reproduce.campaign_file import rebuild_campaign, refuse_unreproducible, required
 from harness.reproduce.original import Original, data_dir_holding, find_original
 from harness.reproduce.server_build import find_build
 
 FOLDER = "reproduce"  # under the results directory
 ORIGINALS = "originals"  # a data directory (runs/*.json) under FOLDER
+RUN_SCHEMA = PROJECT_ROOT / "data" / "schema" / "run-v1.schema.json"
 
 
 @dataclass(frozen=True)
@@ -59,12 +66,33 @@ def _keep_original(original: Original, data_dirs: list[Path], folder: Path) -> P
     return copies
 
 
+@cache
+def _id_validator() -> jsonschema.Draft202012Validator:
+    schema = json.loads(RUN_SCHEMA.read_text())
+    return jsonschema.Draft202012Validator(
+        {"$defs": schema["$defs"], **schema["properties"]["id"]}
+    )
+
+
+def check_id(run_id: str) -> None:
+    """UserError unless run_id is an id the schema allows, so it names a file in one folder."""
+    error = jsonschema.exceptions.best_match(_id_validator().iter_errors(run_id))
+    if error is not None:
+        raise UserError(f"id: {error.message}: not a run id; nothing written")
+
+
 def prepare(
-    run: str, data_dirs: list[Path], results: Path, basedir: Path | None, repeats: int
+    run: str,
+    data_dirs: list[Path],
+    results: Path,
+    basedir: Path | None,
+    repeats: int,
+    allow_private: bool = False,
 ) -> Plan:
     """Everything up to the campaign file; UserError when the run cannot be reproduced here."""
-    original = find_original(run, data_dirs)
+    original = find_original(run, data_dirs, allow_private)
     document = original.document
+    check_id(document["id"])
     refuse_unreproducible(document)
     build = find_build(
         str(required(document, "server.product")),
@@ -72,7 +100,9 @@ def prepare(
         str(document["server"].get("basedir", "")),
         basedir,
     )
-    rebuilt = rebuild_campaign(document, original.source, str(build.basedir), repeats)
+    rebuilt = rebuild_campaign(
+        document, original.source, str(build.basedir), repeats, confined=not original.trusted
+    )
     folder = results / FOLDER
     campaign_file = _create(folder / f"{document['id']}.toml", rebuilt.text.encode())
     notes = [note for note in (build.note, *rebuilt.notes) if note]

@@ -43,7 +43,7 @@ from harness.run.document import (
 from harness.run.provenance import refuse_dirty, same_code, store_diff, take_snapshot
 from harness.run.publish import RunNotWritten, publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
-from harness.servers import compiled_defaults, mycnf
+from harness.servers import compiled_defaults, confined_options, mycnf, unprivileged
 from harness.servers.existing.server import ExistingServer
 from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
 from harness.servers.products.data_options import data_shaping_options, init_time_options
@@ -219,7 +219,9 @@ class CampaignRun:
             self.tuned[label] = mycnf.apply_variant(
                 campaign.base_mycnf, variant.label, variant.options
             )
-            preflight(self.binaries[server.label], self.tuned[label], label)
+            if self.confined:  # before --help, which loads what plugin_load names
+                confined_options.refuse_code(self.tuned[label], f"variant {label}")
+            preflight(self.binaries[server.label], self.tuned[label], label, self.confined)
             notes += option_notes(self.binaries[server.label], self.tuned[label], label)
         if len(sandboxes) < len(campaign.servers) and campaign.base_mycnf.strip():
             notes.append("[mycnf] base is not applied to existing servers, only variant options")
@@ -376,7 +378,14 @@ class CampaignRun:
             cpus=server.cpus,
             datadir_at=datadir_at,
             seed=seed,
+            confined=self.confined,
+            run_as=unprivileged.ACCOUNT if self.campaign.reproduces is not None else None,
         )
+
+    @property
+    def confined(self) -> bool:
+        """A reproduction of a document from elsewhere: its my.cnf is a stranger's."""
+        return bool((self.campaign.reproduces or {}).get("confined"))
 
     def _settings(self) -> RunSettings:
         facts = CampaignFacts(

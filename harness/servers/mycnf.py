@@ -7,8 +7,8 @@ import re
 
 OptionValue = str | int | float | bool
 
-_SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
-_OPTION = re.compile(r"^\s*(?P<name>[A-Za-z0-9_.-]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
+SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
+OPTION = re.compile(r"^\s*(?P<name>[A-Za-z0-9_.-]+)\s*(?:=\s*(?P<value>.*?))?\s*$")
 SERVER_SECTIONS = {"mysqld", "server", "mariadb", "mariadbd"}
 
 
@@ -33,9 +33,9 @@ def server_options(text: str) -> dict[str, str]:
         stripped = line.split("#", 1)[0].strip()
         if not stripped or stripped.startswith(";"):
             continue
-        if match := _SECTION.match(stripped):
+        if match := SECTION.match(stripped):
             section = match["name"].strip().lower()
-        elif section in SERVER_SECTIONS and (match := _OPTION.match(stripped)):
+        elif section in SERVER_SECTIONS and (match := OPTION.match(stripped)):
             value = match["value"]
             options[option_key(match["name"])] = "ON" if value is None else value.strip("\"'")
     return options
@@ -51,11 +51,11 @@ def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValu
     first_server_section_end: int | None = None
     for line in base.splitlines():
         stripped = line.split("#", 1)[0].strip()
-        if match := _SECTION.match(stripped):
+        if match := SECTION.match(stripped):
             if section in SERVER_SECTIONS and first_server_section_end is None:
                 first_server_section_end = len(out)
             section = match["name"].strip().lower()
-        elif section in SERVER_SECTIONS and stripped and (match := _OPTION.match(stripped)):
+        elif section in SERVER_SECTIONS and stripped and (match := OPTION.match(stripped)):
             key = option_key(match["name"])
             if key in wanted:
                 name, value = wanted[key]
@@ -111,7 +111,7 @@ def without_placement(text: str) -> str | None:
         return None
     start = marks[-1] - 1
     end = next(
-        (i for i in range(marks[-1] + 1, len(lines)) if _SECTION.match(lines[i].strip())),
+        (i for i in range(marks[-1] + 1, len(lines)) if SECTION.match(lines[i].strip())),
         len(lines),
     )
     return "\n".join(lines[:start] + lines[end:]).rstrip() + "\n"

@@ -3,6 +3,10 @@ loopback port.
 
 Never the system service, never port 3306: every path lives under the run's work directory
 (the socket under a short /tmp directory because of the 108-byte limit on socket paths).
+A confined sandbox (a reproduced run's my.cnf from elsewhere) also places every option that
+names a file in its own files/ folder (harness/servers/confined_options.py), and a sandbox with
+run_as starts its server as that account when the harness runs as root
+(harness/servers/unprivileged.py).
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ import pymysql
 import contract
 from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
-from harness.servers import mycnf, pinning
+from harness.servers import confined_options, mycnf, pinning
 from harness.servers.build_origin import sandbox_build
 from harness.servers.pristine import copy_datadir
 from harness.servers.products.basedir import find_binaries, init_argv
@@ -31,6 +35,7 @@ from harness.servers.products.identity import Product, probe
 from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, server_product
+from harness.servers.unprivileged import Account
 from harness.workloads.sysbench.commands import Target
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
@@ -41,6 +46,7 @@ PORT_TAKEN = re.compile(r"Can't start server: Bind on TCP/IP port|Address alread
 MAX_PORT_ATTEMPTS = 3
 NO_SPACE = re.compile(r"No space left on device|errno:? 28\b|Disk (is )?full", re.IGNORECASE)
 NEARLY_FULL_BYTES = 16 * 2**20  # less than an empty datadir needs
+FILES = "files"  # a confined sandbox's folder for the files its my.cnf names
 
 
 def free_loopback_port() -> int:
@@ -101,6 +107,15 @@ class Sandbox(ServerBase):
     socket_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mybench-")))
     _process: subprocess.Popen | None = None
     restore_seconds: float | None = None  # how long copying the seed took
+    confined: bool = False  # tuned_mycnf is a stranger's: file options placed in FILES
+    run_as: str | None = None  # the account the server runs as when the harness is root
+    account: Account | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        if self.confined:
+            where, files = str(self.defaults_file), self.workdir / FILES
+            self.tuned_mycnf = confined_options.confine(self.tuned_mycnf, where, files)[0]
+        self.account = Account.when_root(self.run_as)
 
     @property
     def datadir(self) -> Path:
@@ -138,8 +153,12 @@ class Sandbox(ServerBase):
             "log_error": str(self.error_log),
             "tmpdir": str(self.workdir / "tmp"),
         }
-        if os.geteuid() == 0:
+        if self.account is not None:
+            placement["user"] = self.account.name  # already so; the installer chowns to it
+        elif os.geteuid() == 0:
             placement["user"] = "root"  # mariadbd refuses to run as root unless told to
+        if self.confined:
+            placement.update(confined_options.exact_names(self.binaries.product.family))
         return placement
 
     def start(self) -> None:
@@ -170,12 +189,21 @@ class Sandbox(ServerBase):
         (self.workdir / "tmp").mkdir(parents=True, exist_ok=True)
         self.my_cnf_text = mycnf.with_placement(self.tuned_mycnf, self._placement())
         self.defaults_file.write_text(self.my_cnf_text)
+        named = []  # a confined my.cnf's directories, all under FILES
+        if self.confined:
+            named = [Path(d) for d in confined_options.directories(self.tuned_mycnf)]
+            for directory in [self.workdir / FILES, *named]:
+                directory.mkdir(parents=True, exist_ok=True)
         if self.seed is not None:
             if not self.datadir.exists():  # a retry after a taken port keeps the copy
                 self.restore_seconds = copy_datadir(self.seed, self.datadir)
+                if self.account is not None:
+                    self.account.give_tree(self.datadir)
+            self._give_to_account(named)
             return
         self.datadir.parent.mkdir(parents=True, exist_ok=True)
         self.datadir.mkdir()
+        self._give_to_account(named)
         # The installer runs the server in bootstrap mode with the same file, so options that
         # only count at initialisation (innodb_page_size, ...) take effect, and bad options
         # are reported here already.
@@ -186,6 +214,7 @@ class Sandbox(ServerBase):
             capture_output=True,
             text=True,
             cwd=self.binaries.basedir,
+            **self._as_account(),
         )
         if result.returncode != 0:
             output = result.stdout + result.stderr
@@ -206,6 +235,7 @@ class Sandbox(ServerBase):
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches the harness, which stops the server itself
+            **self._as_account(),
         )
         deadline = time.monotonic() + READY_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -227,6 +257,21 @@ class Sandbox(ServerBase):
         raise ServerStartError(
             f"{self.defaults_file}: {self.server_name} not ready after {READY_TIMEOUT_S}s", []
         )
+
+    def _give_to_account(self, named: list[Path]) -> None:
+        """The sandbox's directories to the account the server runs as, once it is sure that
+        account can reach them."""
+        if self.account is None:
+            return
+        files = [self.workdir / FILES] if self.confined else []
+        owned = [self.workdir, self.workdir / "tmp", self.datadir, self.socket_dir]
+        self.account.give(*owned, *files, *named)
+        hint = "pass --workdir under a directory every user may enter, such as /var/tmp"
+        for directory in (self.workdir, self.datadir):
+            self.account.check_writable(directory, hint)
+
+    def _as_account(self) -> dict[str, object]:
+        return self.account.popen() if self.account is not None else {}
 
     def sysbench_target(self) -> Target:
         return Target(socket=self.socket_path)
@@ -362,12 +407,16 @@ class Sandbox(ServerBase):
         shutil.rmtree(self.workdir / "tmp", ignore_errors=True)
 
 
-def preflight(binaries: Binaries, tuned_mycnf: str, label: str) -> None:
+def preflight(binaries: Binaries, tuned_mycnf: str, label: str, confined: bool = False) -> None:
     """Let the server itself parse the options before anything starts: `--help --verbose`
     rejects unknown options and bad values with its own messages, in milliseconds."""
     with tempfile.TemporaryDirectory(prefix="mybench-preflight-") as scratch:
         defaults = Path(scratch) / "my.cnf"
-        placement = {"datadir": scratch, "user": "root"} if os.geteuid() == 0 else {}
+        placement: dict[str, mycnf.OptionValue] = {}
+        if os.geteuid() == 0:
+            placement = {"datadir": scratch, "user": "root"}
+        if confined:  # --help loads the libraries plugin_load names: no abbreviation
+            placement.update(confined_options.exact_names(binaries.product.family))
         defaults.write_text(mycnf.with_placement(tuned_mycnf, placement))
         result = subprocess.run(
             check=False,

@@ -1,6 +1,8 @@
 """`mybench reproduce` end to end: a tiny real campaign measures a run, then the run is
-reproduced from its id, from the file:// URL of its run.json and from the http URL of a run
-page served on localhost; each reproduction is a real run on a real sandbox."""
+reproduced from its id, from the path of a copy of its run.json elsewhere and from the http
+URL of a run page served on localhost; each reproduction is a real run on a real sandbox.
+Sandboxes live in a directory every user may enter: the server of a reproduction runs as
+nobody when the tests run as root."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ import re
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,7 @@ import pytest
 import contract
 from harness.servers.mycnf import without_placement
 from tests.helpers.cli_runs import SANDBOX, run_cli
+from tests.helpers.open_dirs import enterable_dir
 
 pytestmark = pytest.mark.server
 
@@ -55,10 +59,23 @@ def measured(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict]:
     return root / "data", run
 
 
-def reproduce(tmp_path: Path, run: str, *lookup: Path) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "harness.cli", "reproduce", run,
+@pytest.fixture(scope="module")
+def open_root() -> Iterator[Path]:
+    with enterable_dir("mybench-reproduce-") as path:
+        yield path
+
+
+@pytest.fixture
+def work(open_root: Path, tmp_path: Path) -> Path:
+    return open_root / tmp_path.name
+
+
+def reproduce(
+    tmp_path: Path, work: Path, run: str, *lookup: Path, flags: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
+    argv = [sys.executable, "-m", "harness.cli", "reproduce", run, *flags,
             *(f"--data={d}" for d in lookup),
-            "--results", str(tmp_path / "results"), "--workdir", str(tmp_path / "work")]  # fmt: skip
+            "--results", str(tmp_path / "results"), "--workdir", str(work)]  # fmt: skip
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
 
 
@@ -90,31 +107,31 @@ def reproduction_of(tmp_path: Path, result: subprocess.CompletedProcess, origina
     return run
 
 
-def test_from_a_run_id_in_the_data_dir(tmp_path, measured):
+def test_from_a_run_id_in_the_data_dir(tmp_path, work, measured):
     data, original = measured
-    result = reproduce(tmp_path, original["id"], data)
+    result = reproduce(tmp_path, work, original["id"], data)
     run = reproduction_of(tmp_path, result, original)
     source = run["reproduces"]["source"]
     assert source.endswith(f"runs/{original['id']}.json")
+    assert "confined" not in run["reproduces"]  # the local archive is trusted
     assert f"--data={data}" in result.stdout  # the preview shows the original where it is
     # The campaign file runs again as it is, and says what it reproduces again.
-    again = run_cli(
-        tmp_path / "again", tmp_path / "results" / "reproduce" / f"{original['id']}.toml"
-    )
+    again = run_cli(work / "again", tmp_path / "results" / "reproduce" / f"{original['id']}.toml")
     assert again.returncode == 0, again.stderr
-    (rerun,) = contract.validate_dir(tmp_path / "again" / "data")[0]
+    (rerun,) = contract.validate_dir(work / "again" / "data")[0]
     assert rerun["reproduces"] == run["reproduces"]
 
 
-def test_from_a_file_url_of_its_run_json(tmp_path, measured):
+def test_from_the_path_of_a_copy_elsewhere(tmp_path, work, measured):
     data, original = measured
-    url = (data / "runs" / f"{original['id']}.json").resolve().as_uri()
-    result = reproduce(tmp_path, url)
+    copy = tmp_path / "downloads" / "run.json"
+    copy.parent.mkdir()
+    copy.write_bytes((data / "runs" / f"{original['id']}.json").read_bytes())
+    result = reproduce(tmp_path, work, str(copy), data)
     run = reproduction_of(tmp_path, result, original)
-    assert run["reproduces"]["source"] == url
-    # Read from elsewhere: kept beside the results, so a preview can show both.
-    kept = tmp_path / "results" / "reproduce" / "originals" / "runs" / f"{original['id']}.json"
-    assert json.loads(kept.read_text()) == original
+    assert run["reproduces"]["source"] == str(copy)
+    assert run["reproduces"]["confined"] is True  # not from the data dirs: a stranger's
+    assert "rewritten" not in run["reproduces"]  # its my.cnf names no file
 
 
 @pytest.fixture
@@ -140,8 +157,11 @@ def published(tmp_path, measured):
     thread.join()
 
 
-def test_from_the_http_url_of_its_run_page(tmp_path, measured, published):
+def test_from_the_http_url_of_its_run_page(tmp_path, work, measured, published):
     _, original = measured
-    result = reproduce(tmp_path, published)
+    result = reproduce(tmp_path, work, published, flags=("--allow-private-addresses",))
     run = reproduction_of(tmp_path, result, original)
     assert run["reproduces"]["source"] == f"{published}run.json"
+    # Read from elsewhere: kept beside the results, so a preview can show both.
+    kept = tmp_path / "results" / "reproduce" / "originals" / "runs" / f"{original['id']}.json"
+    assert json.loads(kept.read_text()) == original
