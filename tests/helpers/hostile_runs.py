@@ -1,12 +1,18 @@
 """Hostile run documents: real fixture runs with markup and script in every free-text field that
-reaches a page, still valid against the schema. Shared by the site and browser tests."""
+reaches a page, still valid against the schema, and a real import of logs whose file names hold
+markup. Shared by the site, import and browser tests."""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
 
-from tests.helpers.paths import FIXTURE_RUNS
+from click.testing import CliRunner
+
+from harness.cli import main
+from tests.helpers.paths import FIXTURE_RUNS, FIXTURES
 
 # A campaign of two variants, so that a campaign page with its ratio table is built too.
 SOURCES = [
@@ -64,3 +70,38 @@ def hostile_data(root: Path) -> Path:
             doc["status"] = "partial"
         (runs_dir / f"{run_id}.json").write_text(json.dumps(doc))
     return runs_dir.parent
+
+
+# Source file names with markup, as an importer's folder may hold them (a name has no "/"):
+# one per log of the recorded sweep (1, 2 and 4 threads), the second three variations of the
+# first three, so one import makes two passes of a run and names all six.
+HOSTILE_FILE_NAMES = [
+    "<img src=x onerror=alert('img-file')>.log",
+    "<svg onload=alert('svg-file')>.log",
+    "javascript:alert('scheme-file')",
+    '"><IMG SRC=x oNeRrOr=alert`img-upper`>.txt',
+    "<svg><animate onbegin=alert('svg-animate') attributeName=x dur=1s>.log",
+    "JaVaScRiPt:alert('scheme-upper')",
+]
+SWEEP_LOGS = ["oltp_read_only_1thr.txt", "oltp_read_only_2thr.txt", "oltp_read_only_4thr.txt"]
+HOSTILE_IMPORT = "named-sources"  # the imported campaign's name
+
+
+def hostile_import(data: Path, importer: Path) -> str:
+    """`mybench import sysbench` into data of the recorded sweep's logs copied under importer
+    (a folder standing for the importer's own) as HOSTILE_FILE_NAMES, with a my.cnf from there;
+    returns its output, and fails the test when the import fails."""
+    logs = importer / "logs"
+    logs.mkdir(parents=True)
+    files = []
+    for index, name in enumerate(HOSTILE_FILE_NAMES):
+        shutil.copy(FIXTURES / "sysbench" / "import" / SWEEP_LOGS[index % 3], logs / name)
+        os.utime(logs / name, (1_600_000_000, 1_600_000_000))
+        files.append(str(logs / name))
+    (importer / "my.cnf").write_text("[mysqld]\ninnodb_buffer_pool_size = 64M\n")
+    facts = ["--campaign", HOSTILE_IMPORT, "--variant", "base", "--test", "oltp_read_only",
+             "--product", "mariadb", "--server-version", "10.11.6", "--host", "bench1"]  # fmt: skip
+    args = ["import", "sysbench", *files, *facts, "--my-cnf", str(importer / "my.cnf")]
+    result = CliRunner().invoke(main, [*args, "--data", str(data)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return result.output

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shlex
 import shutil
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from click.testing import CliRunner
 import contract
 from harness.cli import main
 from tests.helpers import paths
+from tests.helpers.hostile_runs import HOSTILE_FILE_NAMES, hostile_import
 
 LOGS = paths.FIXTURES / "sysbench" / "import"
 SWEEP = ["oltp_read_only_1thr.txt", "oltp_read_only_2thr.txt", "oltp_read_only_4thr.txt"]
@@ -220,3 +222,47 @@ def test_a_bad_option_value_is_named_by_its_option(logs, tmp_path):
     assert code == 2
     assert output.startswith("error: the command line: --workload: 'Read Only' does not match")
     assert not (tmp_path / "data").exists()
+
+
+@pytest.fixture(scope="module")
+def named_import(tmp_path_factory) -> tuple[Path, Path]:
+    """The data dir of hostile_import and the importer's folder it read from."""
+    root = tmp_path_factory.mktemp("named-import")
+    hostile_import(root / "data", root / "home" / "alice")
+    return root / "data", root / "home" / "alice"
+
+
+def test_files_are_recorded_by_name_whatever_they_hold(named_import):
+    """The logs' names hold markup and the importer's folders are its own: the documents name
+    each file alone (sources, campaign file, the command's files and options), so no page built
+    from them can show where the importer keeps anything."""
+    data, importer = named_import
+    assert contract.validate_dir(data)[1] == []
+    files = sorted((data / "runs").glob("*.json"))
+    first, second = (json.loads(path.read_text()) for path in files)
+    assert [source["file"] for source in first["origin"]["sources"]] == HOSTILE_FILE_NAMES[:3]
+    assert [source["file"] for source in second["origin"]["sources"]] == HOSTILE_FILE_NAMES[3:]
+    assert first["campaign"]["file"] == HOSTILE_FILE_NAMES[0]
+    assert shlex.split(first["origin"]["command"])[3:9] == HOSTILE_FILE_NAMES
+    assert "--my-cnf my.cnf" in first["origin"]["command"]
+    for path in files:
+        assert str(importer.parent) not in path.read_text()
+
+
+@pytest.mark.parametrize(
+    "recorded",
+    [
+        "/home/alice/logs/a.log",
+        "~/logs/a.log",
+        "\\\\share\\logs\\a.log",
+        "../alice/a.log",
+        "logs/../../alice/a.log",
+        "logs\\..\\a.log",
+    ],
+)
+def test_a_document_naming_an_importers_path_is_refused(named_import, recorded):
+    path = min((named_import[0] / "runs").glob("*.json"))
+    doc = json.loads(path.read_text())
+    doc["origin"]["sources"][0]["file"] = recorded
+    (problem,) = contract.validate_document(doc, str(path))
+    assert problem.path == "$.origin.sources[0].file", problem
