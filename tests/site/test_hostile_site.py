@@ -4,6 +4,7 @@ build leaves the published site as it was, and Hugo's failures name their cause.
 from __future__ import annotations
 
 import hashlib
+from xml.etree import ElementTree
 
 import pytest
 
@@ -82,3 +83,14 @@ def test_a_missing_campaign_names_the_run_directory_read(tmp_path):
         generator.build_site([data], tmp_path / "build", tmp_path / "public")
     assert f"among the runs in {(data / 'runs').resolve()} (" in str(raised.value)
     assert not (tmp_path / "public").exists()
+
+
+def test_a_feed_item_is_html_that_shows_the_title_as_text(hostile_site):
+    """A feed reader decodes an item's description once and renders it as HTML: a page without
+    content (a campaign's) sends its title, which is data, HTML-escaped inside that."""
+    feed = ElementTree.parse(hostile_site / "campaigns" / "index.xml")
+    descriptions = [item.findtext("description") or "" for item in feed.iter("item")]
+    assert any("&lt;script&gt;alert(" in html for html in descriptions)
+    for html in descriptions:
+        for markup in RAW_MARKUP:
+            assert markup not in html, (html, markup)

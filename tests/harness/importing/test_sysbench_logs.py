@@ -266,3 +266,21 @@ def test_a_document_naming_an_importers_path_is_refused(named_import, recorded):
     doc["origin"]["sources"][0]["file"] = recorded
     (problem,) = contract.validate_document(doc, str(path))
     assert problem.path == "$.origin.sources[0].file", problem
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "javascript:alert(1)",
+        "JaVaScRiPt:alert(1)//https://x",
+        "data:text/html,<script>",
+        " https://x",
+    ],
+)
+def test_a_published_at_link_is_http_or_nothing(named_import, url):
+    """origin.url becomes a link on the run and campaign pages: only an http(s) address."""
+    path = min((named_import[0] / "runs").glob("*.json"))
+    doc = json.loads(path.read_text())
+    doc["origin"]["url"] = url
+    (problem,) = contract.validate_document(doc, str(path))
+    assert problem.path == "$.origin.url", problem
