@@ -47,6 +47,20 @@ DEMO_CAMPAIGN = PROJECT_ROOT / "campaigns" / "demo.toml"
 DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 
 directory = click.Path(path_type=Path, file_okay=False)
+
+
+class Count(click.IntRange):
+    """A whole number in ASCII digits, within the range: click's own reads int(), which also
+    takes other scripts' digits and 1_000 (contract/_numbers.py)."""
+
+    def convert(
+        self, value: object, param: click.Parameter | None, ctx: click.Context | None
+    ) -> int:
+        if isinstance(value, str) and contract.whole_number(value) is None:
+            self.fail(f"{value!r} is not a whole number in ASCII digits", param, ctx)
+        return int(super().convert(value, param, ctx))
+
+
 data_dirs_option = click.option(
     "--data",
     "data_dirs",
@@ -308,9 +322,7 @@ def run(
     type=click.Path(path_type=Path, file_okay=False, exists=True),
     help="Server build to use (default: found by the run's product and version).",
 )
-@click.option(
-    "--repeats", type=click.IntRange(1, 100), default=1, show_default=True, help="Passes to run."
-)
+@click.option("--repeats", type=Count(1, 100), default=1, show_default=True, help="Passes to run.")
 @click.option(
     "--allow-private-addresses",
     "allow_private",
@@ -386,7 +398,7 @@ def build(
 @main.command()
 @data_dirs_option
 @build_dir_option
-@click.option("--port", type=int, help="Port on 127.0.0.1 (default: a free one).")
+@click.option("--port", type=Count(1, 65535), help="Port on 127.0.0.1 (default: a free one).")
 def serve(data_dirs: tuple[Path, ...], build_dir: Path, port: int | None) -> None:
     """Preview the site with live reload; new or changed results are regenerated."""
     with reported_errors():
@@ -482,7 +494,7 @@ def land_and_report(arrivals: list[Arrival], data_dir: Path, files: dict | None 
 @click.option("--workload", help="Workload name (default: the test).")
 @click.option(
     "--threads",
-    type=click.IntRange(1),
+    type=Count(1),
     multiple=True,
     help="Thread count of a log without 'Number of threads' (repeat, in order).",
 )
@@ -582,10 +594,10 @@ def thread_list(
     """--threads 1,2,4 as a list of thread counts."""
     if text is None:
         return None
-    try:
-        return [int(level) for level in text.split(",")]
-    except ValueError:
-        raise click.BadParameter(f"{text!r} is not a comma-separated list of counts") from None
+    levels = [contract.whole_number(level.strip()) for level in text.split(",")]
+    if None in levels:
+        raise click.BadParameter(f"{text!r} is not a comma-separated list of counts")
+    return [level for level in levels if level is not None]
 
 
 # \b keeps click from rewrapping the list; each preset's line is wrapped here instead.
@@ -650,12 +662,10 @@ def campaign() -> None:
 @click.option(
     "--threads", callback=thread_list, help="Thread levels instead of the preset's, e.g. 1,2."
 )
+@click.option("--step-seconds", type=Count(1), help="Seconds per step instead of the preset's.")
+@click.option("--repeats", type=Count(1), help="Passes instead of the preset's.")
 @click.option(
-    "--step-seconds", type=click.IntRange(1), help="Seconds per step instead of the preset's."
-)
-@click.option("--repeats", type=click.IntRange(1), help="Passes instead of the preset's.")
-@click.option(
-    "--table-size", type=click.IntRange(1), help="Rows per sysbench table instead of the preset's."
+    "--table-size", type=Count(1), help="Rows per sysbench table instead of the preset's."
 )
 def campaign_new(
     name: str,

@@ -170,7 +170,7 @@ def option_value(text: str) -> OptionValue:
     """A my.cnf value as TOML should hold it: true/false as booleans, integers as integers."""
     if text.lower() in ("true", "false"):
         return text.lower() == "true"
-    return int(text) if re.fullmatch(r"-?\d+", text) else text
+    return int(text) if re.fullmatch(r"-?[0-9]{1,18}", text) else text  # TOML's are 64-bit
 
 
 def parse_variant(text: str) -> Variant:

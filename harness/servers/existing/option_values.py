@@ -10,8 +10,9 @@ from pymysql.converters import escape_item
 from harness.campaign.load import OptionValue
 from harness.servers.mycnf import render_option
 
-_SIZE = re.compile(r"(\d+)([kmgtpe])", re.IGNORECASE)
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+# ASCII digits only (contract/_numbers.py), and a size int() reads: longer ones are text.
+_SIZE = re.compile(r"([0-9]{1,20})([kmgtpe])", re.IGNORECASE)
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
 
 
 def sql_value(value: OptionValue) -> str:

@@ -215,7 +215,7 @@ class ExistingServer(ServerBase):
     @property
     def release(self) -> Product:
         """Product and version, for statements that differ between them."""
-        numbers = tuple(int(part) for part in re.findall(r"\d+", self.version)[:3])
+        numbers = tuple(int(part) for part in re.findall(r"[0-9]+", self.version)[:3])
         return Product(self.product, numbers, self.version)
 
     def identity(self) -> str:

@@ -17,7 +17,7 @@ DEFAULT_STEPS = (
     "l.i0", "l.x", "l.i1", "l.i2", FLUSH_STEP,
     "qr100", "qp100", "qr500", "qp500", "qr1000", "qp1000",
 )  # fmt: skip
-_QUERY_STEP = re.compile(r"^q([rp])(\d+)$")
+_QUERY_STEP = re.compile(r"^q([rp])([0-9]{1,9})$")  # ASCII digits; a rate int() can read
 L_X_EXTRA_ROWS = 100  # l.x inserts one batch of 100 rows per client before the indexes
 
 

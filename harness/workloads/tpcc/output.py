@@ -13,6 +13,7 @@ import json
 import math
 from typing import Any
 
+from contract import whole_number
 from harness.workloads.tpcc.options import TYPES, expected_mix
 
 TPMC_LABEL = "tpmC-like: New-Order commits per minute (unaudited, TPC-C-like, not a TPC-C result)"
@@ -213,4 +214,5 @@ def failed_summary(check: dict[str, Any]) -> str:
 
 
 def _condition_order(number: str) -> float:
-    return float(number) if number.isdigit() else math.inf
+    value = whole_number(number)
+    return math.inf if value is None else value
