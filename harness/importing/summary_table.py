@@ -15,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import re
+import reprlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -182,7 +183,9 @@ def _threads(source: Source, text: str, line: int) -> int:
     threads = whole_number(text.strip()) or 0
     if threads < 1:
         raise refused(
-            source.path, f"threads {text.strip()!r} is not a whole number of 1 or more", line
+            source.path,
+            f"threads {reprlib.repr(text.strip())} is not a whole number of 1 or more",
+            line,
         )
     return threads
 
@@ -198,7 +201,7 @@ def _step(
         try:
             value = figure(text)
         except NotAFigure as exc:
-            raise refused(source.path, f"{column} {text!r}: {exc}", line) from None
+            raise refused(source.path, f"{column} {reprlib.repr(text)}: {exc}", line) from None
         *parents, leaf = METRICS[column]
         target = step
         for parent in parents:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+import reprlib
 from dataclasses import dataclass, field
 
 from contract import LARGEST_COUNT, NotAFigure, figure, whole_number
@@ -60,7 +61,7 @@ def _figure(text: str, what: str, line: int, largest: float | None = None) -> fl
     try:
         return figure(text) if largest is None else figure(text, largest)
     except NotAFigure as exc:
-        raise SysbenchOutputError(f"{what} {text!r}: {exc}", line) from None
+        raise SysbenchOutputError(f"{what} {reprlib.repr(text)}: {exc}", line) from None
 
 
 @dataclass
@@ -148,7 +149,7 @@ def _second(match: re.Match[str], number: int, collected: _Collected) -> None:
         try:
             values[key] = figure(match[group])
         except NotAFigure as exc:
-            why = f"{group} {match[group]!r}: {exc}"
+            why = f"{group} {reprlib.repr(match[group])}: {exc}"
             collected.dropped.append(DroppedSecond(number, match["t"], why))
             return
     if (pct := whole_number(match["pct"])) is None:
