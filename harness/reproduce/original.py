@@ -14,6 +14,7 @@ resolves to is checked, on every redirect, and the connection goes to the addres
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import ipaddress
 import json
@@ -101,7 +102,8 @@ class _Deadline:
         def expire() -> None:
             self.expired = True
             if connection.sock is not None:
-                connection.sock.shutdown(socket.SHUT_RDWR)
+                with contextlib.suppress(OSError):  # closed meanwhile
+                    connection.sock.shutdown(socket.SHUT_RDWR)
 
         timer = threading.Timer(self.left(url), expire)
         timer.daemon = True

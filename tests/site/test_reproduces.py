@@ -19,6 +19,10 @@ pytestmark = pytest.mark.site
 
 ORIGINAL = "binlog-sync-policies-20261123-133014.sync-1.oltp-rw.p2"  # pass 2 of 3
 SOURCE = "https://example.org/runs/gone.run/run.json"
+REWRITTEN = [
+    {"option": "general_log_file", "value": "/tmp/<b>x/g.log", "placed": "g.log"},
+    {"option": "log-bin", "value": "../../bin", "placed": "bin"},
+]
 
 
 def reproduction(original: dict, campaign_id: str, reproduces: dict) -> dict:
@@ -41,7 +45,7 @@ def test_a_reproduction_links_its_original_and_the_comparison(tmp_path):
     orphan = reproduction(
         original,
         "repro-binlog-sync-policies-20270102-000000",
-        {"run_id": "gone.run", "source": SOURCE},
+        {"run_id": "gone.run", "source": SOURCE, "confined": True, "rewritten": REWRITTEN},
     )
     write_runs([original, linked, orphan], tmp_path / "data")
     public = build_with_article(tmp_path, "No figures here.", [tmp_path / "data"])
@@ -66,6 +70,11 @@ def test_a_reproduction_links_its_original_and_the_comparison(tmp_path):
     paragraph = html.split('<p class="reproduces">', 1)[1].split("</p>", 1)[0]
     assert "<code>gone.run</code>" in paragraph and SOURCE in paragraph
     assert "<a " not in paragraph
+    # What a confined reproduction placed in its sandbox, escaped.
+    assert (
+        "<code>general_log_file = g.log</code> for <code>/tmp/&lt;b&gt;x/g.log</code>" in paragraph
+    )
+    assert "<code>log-bin = bin</code> for <code>../../bin</code>" in paragraph
 
     html = (public / "runs" / ORIGINAL / "index.html").read_text()
     assert 'class="reproduces"' not in html
