@@ -20,11 +20,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 import contract
 from harness.errors import UserError
 from harness.reproduce import original as fetching
 from harness.reproduce.plan import prepare
+from tests.helpers.cli_runs import run_cli
 from tests.helpers.open_dirs import enterable_dir
 from tests.helpers.paths import FIXTURE_RUNS
 
@@ -348,3 +350,21 @@ def test_the_server_of_a_reproduction_runs_as_nobody(reproduced):
         assert seen["uids"] == {nobody.pw_uid}  # seen while it ran
         files = [path for path in seen["work"].rglob("*") if path.parent.name == "files"]
         assert files and {path.stat().st_uid for path in files} == {nobody.pw_uid}
+
+
+@pytest.mark.server
+def test_a_confined_campaign_file_edited_to_run_sql_is_refused_by_mybench_run(
+    reproduced, tmp_path
+):
+    (campaign_file,) = (reproduced["general"]["results"] / "reproduce").glob("*.toml")
+    campaign = tomllib.loads(campaign_file.read_text())
+    for line in ("init_file = /tmp/owned.sql", "Plugin-Load-Add = ha_blackhole.so"):
+        campaign["mycnf"]["base"] += f"{line}\n"
+        edited = tmp_path / "edited.toml"
+        edited.write_text(tomli_w.dumps(campaign))
+        result = run_cli(tmp_path, edited)
+        name = line.split(" =")[0]
+        assert result.returncode != 0
+        assert f": {name} is refused in a run document from elsewhere" in result.stderr
+        assert not (tmp_path / "data" / "runs").exists()
+        campaign["mycnf"]["base"] = campaign["mycnf"]["base"].replace(f"{line}\n", "")
