@@ -368,3 +368,20 @@ def test_a_confined_campaign_file_edited_to_run_sql_is_refused_by_mybench_run(
         assert f": {name} is refused in a run document from elsewhere" in result.stderr
         assert not (tmp_path / "data" / "runs").exists()
         campaign["mycnf"]["base"] = campaign["mycnf"]["base"].replace(f"{line}\n", "")
+
+
+@pytest.mark.server
+@pytest.mark.skipif(os.geteuid() != 0, reason="the server drops to nobody only from root")
+def test_a_work_dir_nobody_cannot_enter_is_named(tmp_path):
+    closed = tmp_path / "home"  # like /root: mode 0700
+    closed.mkdir(mode=0o700)
+    document = tmp_path / "run.json"
+    document.write_text(json.dumps(stranger("closed-20261127-000000.base.oltp-rw", "")))
+    argv = [sys.executable, "-m", "harness.cli", "reproduce", str(document),
+            "--results", str(tmp_path / "results"), "--workdir", str(closed / "work")]  # fmt: skip
+    result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
+    assert result.returncode != 0
+    (line,) = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert f"{closed}/work/" in line and "the server runs as nobody, which cannot write" in line
+    assert "pass --workdir under a directory every user may enter" in line
+    assert not [p for p in closed.rglob("*") if p.name == "datadir" and any(p.iterdir())]
