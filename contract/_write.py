@@ -33,14 +33,16 @@ def write_run(doc: RunDocument, runs_dir: Path) -> Path:
     return target
 
 
-def write_new_file(target: Path, text: str) -> None:
+def write_new_file(target: Path, text: str, private: bool = False) -> None:
     """Write text to target through a temp file + link beside it: a reader sees the whole file
-    or none, and FileExistsError (nothing written) when target is already there."""
+    or none, and FileExistsError (nothing written) when target is already there. A private
+    file is readable by its owner only (mode 0600) from the start."""
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.stem}.", suffix=".tmp", dir=target.parent)
     try:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)  # mkstemp makes 0600; results are meant to be shared
+        if not private:  # mkstemp makes 0600; results are meant to be shared
+            umask = os.umask(0)
+            os.umask(umask)
+            os.fchmod(fd, 0o666 & ~umask)
         with os.fdopen(fd, "w", encoding="utf-8") as tmp:
             tmp.write(text)
             tmp.flush()

@@ -8,6 +8,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 
 import pytest
@@ -181,4 +182,45 @@ def test_a_variant_whose_server_does_not_start_costs_only_its_own_runs(tmp_path)
     assert lines[-1].endswith(
         f"finish with: mybench run {campaign} --data {data} --resume {campaign_id}"
     )
+    assert servers_under(tmp_path / "work") == []
+
+
+def test_a_run_refused_for_a_credential_after_measuring_is_kept_private_and_redacted(tmp_path):
+    """The campaign's description is copied into every run as written: one that quotes a
+    password is refused when the first run is written, after it was measured."""
+    planted = ("Planted-in-a-subshell", "Planted-after-a-space")
+    data, rescue_dir = tmp_path / "data", tmp_path / "t"
+    rescue_dir.mkdir()
+    campaign = write_campaign(tmp_path, "[variants.base]\n", threads="[1]", seconds=1)
+    described = f'description = "echo $(mysql -p{planted[0]}); restart.sh --password {planted[1]}"'
+    text = campaign.read_text().replace('title = "', f'{described}\ntitle = "', 1)
+    campaign.write_text(text)
+    result = cli_runs.run_cli(tmp_path, campaign, env={**os.environ, "TMPDIR": str(rescue_dir)})
+    assert result.returncode == 2, result.stderr
+
+    runs = data / "runs"
+    (kept,) = (runs / ".refused").iterdir()
+    document = json.loads(kept.read_text())
+    campaign_id = document["campaign"]["id"]
+    assert kept.name == f"{campaign_id}.base.rw.json"
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"error: run {campaign_id}.base.rw not written: ")
+    assert "$.campaign.description: holds an unredacted credential" in last
+    assert (
+        f"; kept with credentials redacted in {kept} (mode 0600), it validates as kept: move it"
+        f" into {runs} before resuming;"
+    ) in last
+    assert stat.S_IMODE(kept.stat().st_mode) == 0o600
+    assert stat.S_IMODE(kept.parent.stat().st_mode) & 0o077 == 0
+    assert document["campaign"]["description"] == (
+        "echo $(mysql -p<redacted>); restart.sh --password <redacted>"
+    )
+    assert (document["status"], len(document["steps"])) == ("complete", 1)  # measured
+    for path in [*data.rglob("*"), *rescue_dir.rglob("*")]:
+        if path.is_file():
+            assert not any(secret.encode() in path.read_bytes() for secret in planted), path
+    assert not any(secret in result.stderr for secret in planted)
+    assert contract.validate_dir(data) == ([], [])  # nothing a result reader would take
+    kept.rename(runs / kept.name)  # as the message says: it is a valid run
+    assert [run["id"] for run in contract.validate_dir(data)[0]] == [document["id"]]
     assert servers_under(tmp_path / "work") == []

@@ -101,6 +101,48 @@ def test_credentials_in_the_campaign_file_and_diff_are_recorded_redacted(copy, t
     assert campaign.read_text() == recorded["text"]
 
 
+# Credentials in spellings a plain `name = value` rule misses: a client's -p in $(…), curl's
+# user:password, a quoted TOML key, SET PASSWORD in init_connect, a Go DSN, a *_PASS variable,
+# --password with a space. A new campaign file carries one set, a tracked one a variation.
+NEW_CAMPAIGN_SECRETS = """\
+[servers.prod]
+kind = "existing"
+restart_command = "sh -c 'echo $(mysqladmin -pPlanted-a shutdown)'; curl -u ops:Planted-b ctl"
+[variants.quoted]
+options = { "report_password" = "Planted-c", 'wsrep-sst-auth' = "root:Planted-d" }
+[variants.sql]
+options = { init_connect = "SET PASSWORD FOR 'bench'@'%' = 'Planted-e'" }
+# dsn = "bench:Planted-f@tcp(db:3306)/sbtest"
+# DB_PASS=Planted-g mydumper --password Planted-h -B sbtest
+"""
+TRACKED_CAMPAIGN_SECRETS = """\
+[variants.variation]
+options.'report-password' = 'Planted-i'
+description = "(mariadb-admin -p'Planted-j' ping) || curl --user 'ops:Planted-k' ctl"
+# init_connect = "SET PASSWORD = PASSWORD('Planted-l')"; root:Planted-m@unix(/run/s)/db
+# export REPL_PASSWD=Planted-n; gh-ost -password Planted-o -execute
+"""
+
+
+def test_every_spelling_is_redacted_in_the_campaign_file_and_diff(copy, tmp_path):
+    new = copy / "campaigns" / "leaky.toml"
+    new.write_text('name = "leaky"\n' + NEW_CAMPAIGN_SECRETS)
+    tracked = copy / "campaigns" / "tiny.toml"
+    with tracked.open("a") as handle:
+        handle.write(TRACKED_CAMPAIGN_SECRETS)
+    for campaign in (new, tracked):
+        harness, diff = provenance.take_snapshot(campaign, "1.0.20")
+        text = harness["snapshot"]["campaign_file"]["text"]
+        assert "Planted" not in text and "Planted" not in diff
+        assert text.count("<redacted>") == campaign.read_text().count("Planted")
+    assert diff.count("<redacted>") == 15  # every planted value, in both files
+    data = tmp_path / "results"
+    provenance.store_diff(harness, diff, data)
+    stored = data / harness["snapshot"]["diff"]["path"]
+    assert b"Planted" not in stored.read_bytes()
+    assert contract.credential_leaks(harness) == []
+
+
 def test_dirty_tree_refused_only_for_the_projects_data(copy, tmp_path):
     _dirty(copy)
     harness, _ = provenance.take_snapshot(copy / "campaigns" / "tiny.toml", "1.0.20")
