@@ -20,7 +20,7 @@ from contract import Host, RunDocument, host_fingerprint, host_variant_prefix, r
 
 SHORT_DIGITS = 6
 # Trademarks, "CPU", "Processor", "64-Core" and the clock say nothing that tells machines apart.
-_CPU_NOISE = re.compile(r"\((?:R|TM|tm)\)|\bCPU\b|\bProcessor\b|\b\d+-Core\b|@.*$")
+_CPU_NOISE = re.compile(r"\((?:R|TM|tm)\)|\bCPU\b|\bProcessor\b|\b[0-9]+-Core\b|@.*$")
 
 
 class RunHost(TypedDict):

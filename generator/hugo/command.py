@@ -20,7 +20,7 @@ SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 # document is mounted: the generator gives each run page its own asset).
 DEFAULT_BUILD_SOURCE = "../build"
 OVERLAY_NAME = "hugo.overlay.json"
-_PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*(\d+)", re.MULTILINE)
+_PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*([0-9]+)", re.MULTILINE)
 _ERROR_LINE = re.compile(r"^(?:ERROR|WARN|Error:)\s+(.*)$", re.MULTILINE)
 
 

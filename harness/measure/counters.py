@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import contract
+
 SECTOR_BYTES = 512  # /proc/diskstats counts 512-byte sectors whatever the device's block size
 CPU_FIELDS = ("user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal")
 BUSY_FIELDS = ("user", "nice", "system", "irq", "softirq")
@@ -31,7 +33,7 @@ def status_number(cursor, name: str) -> int | None:
     variable (MySQL lacks Innodb_checkpoint_age, for one)."""
     cursor.execute("SHOW GLOBAL STATUS LIKE %s", (name,))
     row = cursor.fetchone()
-    return int(row[1]) if row and str(row[1]).isdigit() else None
+    return contract.whole_number(str(row[1])) if row else None
 
 
 def status_delta(before: dict[str, float], after: dict[str, float]) -> dict[str, float]:

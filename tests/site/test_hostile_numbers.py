@@ -54,9 +54,10 @@ def _every_figure(value: object, figure: float) -> object:
     return figure if isinstance(value, float) else value
 
 
-def _edge_data(root: Path) -> Path:
-    """One run whose every figure is 1e-6, the smallest but 0, one whose every figure is 1e12,
-    the largest, both with VARIABLES; and a log imported with two seconds left out."""
+def _edge_data(root: Path) -> subprocess.CompletedProcess:
+    """root/data: one run whose every figure is 1e-6, the smallest but 0, one whose every figure
+    is 1e12, the largest, both with VARIABLES; and a log imported with its first second's tps
+    nan (the import is returned)."""
     runs_dir = root / "data" / "runs"
     runs_dir.mkdir(parents=True)
     for run_id, figure, variables in zip(SOURCES, (1e-6, 1e12), VARIABLES, strict=True):
@@ -77,21 +78,21 @@ def _edge_data(root: Path) -> Path:
                        "--workload", "ro", "--product", "mariadb", "--server-version", "10.11.6",
                        "--host", "bench1", "--data", root / "data")  # fmt: skip
     assert imported.returncode == 0, imported.stderr
-    assert f"{log}:" in imported.stdout and "second 1s left out of the series" in imported.stdout
-    return root / "data"
+    return imported
 
 
 @pytest.fixture(scope="module")
-def edge_site(tmp_path_factory) -> tuple[subprocess.CompletedProcess, Path]:
+def edge_site(tmp_path_factory) -> tuple[subprocess.CompletedProcess, ...]:
+    """The import and the build, and where it published."""
     root = tmp_path_factory.mktemp("edge-numbers")
-    data = _edge_data(root)
-    built = mybench("build", "--data", DATA_DIR, "--data", data, "--out", root / "build",
+    imported = _edge_data(root)
+    built = mybench("build", "--data", DATA_DIR, "--data", root / "data", "--out", root / "build",
                     "--destination", root / "public", "--base-url", "/")  # fmt: skip
-    return built, root / "public"
+    return imported, built, root / "public"
 
 
 def test_figures_at_the_bounds_and_variables_that_are_not_numbers_build(edge_site):
-    built, public = edge_site
+    _, built, public = edge_site
     assert built.returncode == 0, built.stderr[-3000:]
     assert "Traceback" not in built.stderr
     smallest = _renamed(SOURCES[0])["id"]
@@ -103,8 +104,13 @@ def test_figures_at_the_bounds_and_variables_that_are_not_numbers_build(edge_sit
         assert (public / "runs" / run_id / "series.csv").is_file()
 
 
-def test_a_log_with_seconds_left_out_builds_with_the_seconds_it_has(edge_site):
-    built, public = edge_site
+def test_a_log_with_seconds_left_out_says_so_and_builds_with_the_seconds_it_has(edge_site):
+    imported, built, public = edge_site
+    (note,) = [line for line in imported.stdout.splitlines() if "left out" in line]
+    assert note.endswith(
+        ".log:13: second 1s left out of the series of the 2-thread step (tps 'nan': not a decimal"
+        " number in ASCII digits (such as 12 or 0.5))"
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     (run_dir,) = [p for p in (public / "runs").iterdir() if p.name.startswith("nan-second-")]
     document = json.loads((run_dir / "run.json").read_text())

@@ -33,7 +33,7 @@ class Product:
 # "mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu on x86_64 (Debian 12)"
 # "mysqld  Ver 8.0.39-30 for Linux on x86_64 (Percona Server (GPL), Release '30', ...)"
 _VERSION_LINE = re.compile(
-    r"\bVer\s+(?P<text>(?P<number>\d+(?:\.\d+)+)\S*)(?P<rest>.*)$", re.MULTILINE
+    r"\bVer\s+(?P<text>(?P<number>[0-9]+(?:\.[0-9]+)+)\S*)(?P<rest>.*)$", re.MULTILINE
 )
 
 

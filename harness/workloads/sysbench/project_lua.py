@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
-SBTEST = re.compile(r"sbtest\d+")
+SBTEST = re.compile(r"sbtest[0-9]+")
 
 
 @dataclass(frozen=True)
