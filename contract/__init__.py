@@ -15,6 +15,7 @@ from contract._numbers import (
     figure,
     whole_number,
 )
+from contract._page_names import PageNameError, page_segment
 from contract._run_document import (
     Background,
     Build,
@@ -100,6 +101,7 @@ __all__ = [
     "NotAFigure",
     "Origin",
     "OsCounters",
+    "PageNameError",
     "PerOp",
     "Problem",
     "Qps",
@@ -128,6 +130,7 @@ __all__ = [
     "is_ibench",
     "is_secret_name",
     "load_run",
+    "page_segment",
     "ram_gib",
     "recorded_steps",
     "redact_document",

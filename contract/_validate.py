@@ -24,6 +24,7 @@ import jsonschema
 import jsonschema_rs
 
 from contract._invisible_text import invisible_characters, may_hold_invisible
+from contract._page_names import PageNameError, page_segment
 from contract._run_document import RunDocument
 from contract._secrets import credential_leaks
 from contract._strict_json import parse_strict
@@ -115,7 +116,8 @@ def validate_document(
     doc: object, file: str = "<document>", json_text: str | None = None
 ) -> list[Problem]:
     """Schema problems plus the rules a schema cannot say (cross-field, invisible characters,
-    credentials in clear: contract/_secrets.py).
+    credentials in clear: contract/_secrets.py, ids that cannot name a page:
+    contract/_page_names.py).
 
     json_text, the document's file text when known, spares the walk for invisible characters
     when it holds none.
@@ -128,6 +130,11 @@ def validate_document(
     problems += [Problem(file, path, why) for path, why in credential_leaks(doc)]
     if file.endswith(".json") and Path(file).stem != doc["id"]:
         problems.append(Problem(file, "$.id", f"id {doc['id']!r} differs from the file name"))
+    for path, name in (("$.id", doc["id"]), ("$.campaign.id", doc["campaign"]["id"])):
+        try:
+            page_segment(name)  # /runs/<id>/, /campaigns/<id>/
+        except PageNameError as refused:
+            problems.append(Problem(file, path, f"cannot name a page: {refused}"))
     # A sysbench step is keyed by its thread level, an Insert Benchmark step by its name.
     keys = [step.get("threads", step.get("step")) for step in doc["steps"]]
     if len(set(keys)) != len(keys):

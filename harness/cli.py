@@ -21,7 +21,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import contract
 import generator
 from generator.drafts.article import PLACEHOLDER, DraftError, write_draft
-from generator.hugo.load import load_runs
+from generator.hugo.load import load_runs, plan_runs
 from harness import PROJECT_ROOT
 from harness.campaign.load import load_campaign, with_host_label
 from harness.campaign.new import PRESETS, Overrides, write_campaign
@@ -368,11 +368,13 @@ def reproduce(
 @main.command()
 @click.argument("data_dir", type=directory, default=DEFAULT_DATA)
 def validate(data_dir: Path) -> None:
-    """Check every run file of DATA_DIR (default data/) against the schema: one line per problem."""
-    runs, problems = contract.validate_dir(data_dir)
-    for problem in problems:
-        click.echo(str(problem))
-    if problems:
+    """Check every run file of DATA_DIR (default data/) against the schema, and that every name
+    can name a page of its own, as a build would: one line per problem."""
+    try:
+        runs = plan_runs([data_dir])
+    except generator.InvalidData as invalid:
+        for problem in invalid.problems:
+            click.echo(str(problem))
         sys.exit(1)
     version = contract.SCHEMA_VERSION
     click.echo(

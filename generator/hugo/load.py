@@ -25,7 +25,8 @@ from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.errors import InvalidData
 from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import snapshot_diff
-from generator.hugo.term_pages import run_terms, shared_term_pages
+from generator.hugo.term_pages import term_problems
+from generator.pages.run_terms import run_terms
 
 
 class RunOutline(TypedDict):
@@ -34,7 +35,7 @@ class RunOutline(TypedDict):
     id: str
     cell: tuple[str, str, str]  # analysis.repeats.cell_key: campaign, variant, workload
     order: tuple[int, str, str]  # a cell's pass order: repeat index, started_at, id
-    terms: dict[str, str]  # term_pages.run_terms
+    terms: dict[str, str]  # pages/run_terms.run_terms
     diff: dict[str, str] | None  # provenance_files.snapshot_diff
     reproduces: str | None  # the id of the run it reproduces, if any
 
@@ -178,7 +179,7 @@ def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
 def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[PlannedRun]:
     """Every run of every data dir, sorted by id; raises InvalidData listing every problem
     (per data dir, its files' in name order, then stray files; then ids used twice and terms
-    that would share a page)."""
+    that cannot name a page or would share one)."""
     listed = [contract.run_files(Path(data_dir)) for data_dir in data_dirs]
     checked = {path: _known(path, memo) for paths, _ in listed for path in paths}
     pending = [path for path, found in checked.items() if found is None]
@@ -204,7 +205,7 @@ def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> lis
                 continue
             loaded[run.id] = run
     runs = [loaded[run_id] for run_id in sorted(loaded)]
-    problems += shared_term_pages([(run.path, run.outline["terms"]) for run in runs])
+    problems += term_problems([(run.path, run.outline["terms"]) for run in runs])
     if problems:
         raise InvalidData(problems)
     return runs

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from contract import page_segment
+
 
 def campaign_index_entry(summary: dict[str, Any]) -> dict[str, Any]:
     """The page's path, title, date and the params the campaign lists show, from the summary
     (generator/pages/campaign.py summarize_campaign)."""
     return {
-        "path": summary["id"],
+        "path": page_segment(summary["id"]),  # the one rule for names that become paths
         "title": summary["title"],
         "date": summary["started_at"],
         "params": {

@@ -33,16 +33,16 @@ import hashlib
 import json
 from typing import Any, Final
 
-from contract import RunDocument, is_ibench
+from contract import RunDocument, is_ibench, page_segment
 from generator.analysis.evidence import evidence_of
-from generator.analysis.hosts import host_of
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
 from generator.pages.numbers import format_number
 from generator.pages.packed_rows import packed, packed_table
 from generator.pages.run_facts import run_facts
-from generator.pages.run_label import product_name, run_headline, run_name
+from generator.pages.run_label import run_headline, run_name
 from generator.pages.run_tables import run_tables
+from generator.pages.run_terms import run_terms
 from generator.pages.step_tables import TABLED_STEP_FIELDS, step_tables
 from generator.replay.script import replay_page
 
@@ -155,11 +155,12 @@ def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
 
 
 def run_index_entry(run: RunDocument) -> dict[str, Any]:
-    """One run's entry of the run index: its page's path, title, date, list params and taxonomy
-    terms (content/runs/_content.gotmpl turns it into the page)."""
-    product = product_name(run)
+    """One run's entry of the run index: its page's path (contract.page_segment, the one rule
+    for every name that becomes a path), title, date, list params and taxonomy terms
+    (content/runs/_content.gotmpl turns it into the page)."""
+    terms = {taxonomy: [term] for taxonomy, term in run_terms(run).items()}
     entry: dict[str, Any] = {
-        "path": run["id"],
+        "path": page_segment(run["id"]),
         "title": run_name(run),
         "date": run["started_at"],
         "params": {
@@ -167,10 +168,7 @@ def run_index_entry(run: RunDocument) -> dict[str, Any]:
             "campaign_id": run["campaign"]["id"],
             "status": run["status"],
             "headline": run_headline(run),
-            "engines": [product],
-            "versions": [f"{product} {run['server']['version']}"],
-            "workloads": [run["workload"]["name"]],
-            "hosts": [host_of(run)["name"]],
+            **terms,
         },
     }
     if "origin" in run:  # lists badge an imported run (layouts/_partials/list/runs.html)
