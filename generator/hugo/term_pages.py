@@ -15,6 +15,9 @@ from pathlib import Path
 import contract
 from generator.pages.run_terms import TERMS
 
+# What to do about a term that cannot name a page, where the user chooses it.
+HINTS = {"hosts": "; a label names the host instead ([host] label, --host-label, host.label)"}
+
 
 def term_problems(runs: Sequence[tuple[Path, dict[str, str]]]) -> list[contract.Problem]:
     """A problem for each run (its file, its run_terms.run_terms) whose term cannot name a
@@ -27,7 +30,7 @@ def term_problems(runs: Sequence[tuple[Path, dict[str, str]]]) -> list[contract.
             try:
                 segment = contract.page_segment(term)
             except contract.PageNameError as refused:
-                why = f"cannot name a page under /{taxonomy}/: {refused}"
+                why = f"cannot name a page under /{taxonomy}/: {refused}{HINTS.get(taxonomy, '')}"
                 problems.append(contract.Problem(str(path), json_path, why))
                 continue
             spelling, other = first.setdefault(segment, (term, path))
