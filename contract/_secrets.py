@@ -90,6 +90,7 @@ _ANY_WORD = frozenset({"secret"})
 _FLAG_WORDS = frozenset({"no", "skip", "ask"})  # --no-password, --skip-password take no secret
 PLAIN_SETTINGS = frozenset({"secure_auth", "disconnect_on_expired_password"})
 
+_MAX_PASSES = 8  # a bound only: random texts of every spelling settle within three passes
 _NO_VALUE = frozenset({"NULL", "DEFAULT"})  # SET GLOBAL x = NULL unsets it: nothing to hide
 _WORD_SEPARATORS = re.compile(r"[-_.]+")
 _PLACEHOLDER = re.compile(r"<[^<>\n]*>|\$[A-Za-z_][A-Za-z0-9_]*|\$\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -135,6 +136,8 @@ _URL_PASSWORDS = (
     re.compile(r"(?P<sep>(?<![^\s'\"=(,])[^\s:@/'\"=(,]+:)(?P<value>[^\s@'\"]+)(?=@\w+\()"),
 )
 _PT_DSN = re.compile(r"(?<![^\s'\"=])[A-Za-z]=[^,\s'\"]*(?:,[A-Za-z]=[^,\s'\"]*)+")
+# user@host, each part plain or quoted; no space outside quotes, so a failed match ends early.
+_ACCOUNT = r"""(?:'[^'\n]*'|"[^"\n]*"|`[^`\n]*`|[^\s='"`])+"""
 _SQL_BEFORE_PASSWORD = r"(?:(?:OLD_)?PASSWORD\b\s*\(?\s*)?"
 _SQL_PASSWORDS = (
     re.compile(
@@ -143,7 +146,7 @@ _SQL_PASSWORDS = (
         re.IGNORECASE,
     ),
     re.compile(
-        rf"(?P<sep>\bSET\s+PASSWORD\b(?:\s+FOR\s+[^=\n]*?)?\s*=\s*{_SQL_BEFORE_PASSWORD})"
+        rf"(?P<sep>\bSET\s+PASSWORD\b(?:\s+FOR\s+{_ACCOUNT})?\s*=\s*{_SQL_BEFORE_PASSWORD})"
         rf"(?P<value>{_VALUE})",
         re.IGNORECASE,
     ),
@@ -209,8 +212,8 @@ def _redact_inline_assignments(text: str) -> str:
         if name["equals"] is None and text[name.start() - 1 : name.start()] == "-":
             continue  # `--password 'x'` is a shell word: the client conventions decide
         value = _INLINE_VALUE.match(text, name.end())
-        if value is None:
-            continue
+        if value is None or (value.group().startswith("#") and text[name.end() - 1] in " \t"):
+            continue  # `name = # …` is an empty my.cnf value and a comment
         out += [text[position : value.start()], _redacted_value(value.group())]
         position = value.end()
     return "".join(out) + text[position:]
@@ -322,9 +325,21 @@ def _redact_pt_dsn(match: re.Match[str]) -> str:
 
 
 def redact_text(text: str) -> str:
-    """text with every credential the rules find replaced by `<redacted>`."""
+    """text with every credential the rules find replaced by `<redacted>`: redacted again
+    until nothing changes (a value one reading redacts can make a line another reading
+    takes whole), so the validator, which asks whether redaction would change a text, accepts
+    whatever this returns."""
     if not _MAY_HOLD.search(text):
         return text
+    for _ in range(_MAX_PASSES):
+        redacted = _redact_once(text)
+        if redacted == text:
+            break
+        text = redacted
+    return text
+
+
+def _redact_once(text: str) -> str:
     text = _LINE_ASSIGNMENT.sub(_redact_assignment, text)
     text = _redact_inline_assignments(text)
     text = _redact_spans(text, list(_shell_spans(text, 0, len(text))))

@@ -3,6 +3,7 @@ recorded text, and the validator refusing a hand-edited document with a password
 
 import copy
 import json
+import random
 
 import pytest
 
@@ -418,3 +419,21 @@ def test_redacted_and_placeholder_values_pass() -> None:
     doc["workload"]["options"]["mysql-password"] = '"$MYBENCH_PW"'
     doc["server"]["variables"]["secure_auth"] = REDACTED  # as an earlier harness recorded it
     assert contract.validate_document(doc) == []
+
+
+def test_redacted_text_is_left_as_it_is() -> None:
+    """The validator refuses text redaction would change, so whatever the harness recorded
+    redacted must stay as it is: random mixes of every reading's pieces, as words and glued."""
+    pieces = [
+        "mysql", "mariadb-admin", "sshpass", "mydumper", "pt-kill", "curl", "ssh", "-p", "-pX",
+        "-p'Y'", "--password", "--password=Z", "-u", "u:pw", "a:b@tcp(h)/d", "h=a,p=q", "SET",
+        "PASSWORD", "FOR", "'u'@'%'", "=", "=#", "'s'", '"d"', "PASSWORD('w')", "IDENTIFIED",
+        "BY", "VIA", "USING", "OR", "$(", "(", ")", "`", ";", "&&", "|", "'", '"', "\\", "#",
+        "<redacted>", "<x y>", "$PW", "DB_PASS=v", "report_password", "wsrep_sst_auth", "\n",
+        "https://u:p@h/", "OPTIONS", "token", "--no-password", "'--password'", '"$(mysql -pQ)"',
+    ]  # fmt: skip
+    draw = random.Random(33)
+    for _ in range(3000):
+        text = draw.choice(["", " ", "'", "+"]).join(draw.choices(pieces, k=draw.randint(1, 12)))
+        redacted = redact_text(text)
+        assert redact_text(redacted) == redacted, text
