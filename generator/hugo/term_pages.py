@@ -24,13 +24,14 @@ def term_problems(runs: Sequence[tuple[Path, dict[str, str]]]) -> list[contract.
     page, or names the page of an earlier run's different term."""
     problems = []
     for taxonomy, (json_path, _) in TERMS.items():
+        # an archive has many runs but few distinct terms: each is mapped once
+        segments = dict(map(_segment, {terms[taxonomy] for _, terms in runs}))
         first: dict[str, tuple[str, Path]] = {}  # segment -> first term, its file
         for path, terms in runs:
             term = terms[taxonomy]
-            try:
-                segment = contract.page_segment(term)
-            except contract.PageNameError as refused:
-                why = f"cannot name a page under /{taxonomy}/: {refused}{HINTS.get(taxonomy, '')}"
+            segment = segments[term]
+            if isinstance(segment, contract.PageNameError):
+                why = f"cannot name a page under /{taxonomy}/: {segment}{HINTS.get(taxonomy, '')}"
                 problems.append(contract.Problem(str(path), json_path, why))
                 continue
             spelling, other = first.setdefault(segment, (term, path))
@@ -41,3 +42,11 @@ def term_problems(runs: Sequence[tuple[Path, dict[str, str]]]) -> list[contract.
                 )
                 problems.append(contract.Problem(str(path), json_path, why))
     return problems
+
+
+def _segment(term: str) -> tuple[str, str | contract.PageNameError]:
+    """The term and its segment, or why it has none."""
+    try:
+        return term, contract.page_segment(term)
+    except contract.PageNameError as refused:
+        return term, refused
