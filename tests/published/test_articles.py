@@ -10,10 +10,11 @@ import re
 import pytest
 import yaml
 
-from contract import is_ibench
+from contract import is_ibench, page_segment
 from generator.analysis.hosts import host_of
 from generator.analysis.write_debt import writes
 from generator.pages.run_label import PRODUCT_NAMES
+from generator.pages.run_terms import TERMS, run_terms
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"
@@ -84,6 +85,22 @@ def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_run
     for taxonomy, spellings in (("engines", products), ("versions", versions)):
         for term in _front_matter(text).get(taxonomy, []):
             assert term in spellings, f"{article}: {taxonomy} {term!r}, run pages say {spellings}"
+
+
+@pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
+def test_a_term_on_a_run_term_page_is_spelled_as_the_run_spells_it(article, committed_runs):
+    """Hugo puts terms with one path segment on one page (contract.page_segment: "Lab (1)" and
+    "lab-1"), titled after whichever it met first: every term of an article that lands on a
+    run's term page is spelled as that run's, in every taxonomy."""
+    spellings: dict[tuple[str, str], str] = {}  # (taxonomy, segment) -> the runs' term
+    for _, run in committed_runs:
+        for taxonomy, term in run_terms(run).items():
+            spellings[taxonomy, page_segment(term)] = term
+    front = _front_matter(article.read_text())
+    for taxonomy in TERMS:
+        for term in front.get(taxonomy, []):
+            spelled = spellings.get((taxonomy, page_segment(term)), term)
+            assert term == spelled, f"{article}: {taxonomy} {term!r}, run pages say {spelled!r}"
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
