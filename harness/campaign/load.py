@@ -11,6 +11,7 @@ from pathlib import Path
 
 import jsonschema
 
+from contract import PageNameError, page_segment
 from harness.campaign.suites import DEFAULTS, SuiteTest, preset_tests
 from harness.errors import UserError
 from harness.servers.mycnf import OptionValue, option_key
@@ -310,6 +311,12 @@ def load_campaign(path: Path) -> Campaign:
         for workload in _workloads(path, label, spec, sweep):
             if any(w.label == workload.label for w in workloads):
                 raise UserError(f"{path}: [workloads.{label}]: {workload.label} appears twice")
+            try:  # a workload's name is a taxonomy term: it names /workloads/<name>/
+                page_segment(workload.label)
+            except PageNameError as refused:
+                raise UserError(
+                    f"{path}: [workloads.{label}]: cannot name a page: {refused}"
+                ) from None
             workloads.append(workload)
 
     return Campaign(

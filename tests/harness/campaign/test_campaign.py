@@ -60,6 +60,17 @@ def test_bad_campaign_names_file_and_key(tmp_path, change, expected):
     assert message.startswith(str(path)) and "\n" not in message
 
 
+@pytest.mark.parametrize("name", ["page", "index"])
+def test_a_workload_named_as_a_list_page_is_refused(tmp_path, name):
+    path = write(tmp_path, MINIMAL.replace("[workloads.ps]", f"[workloads.{name}]"))
+    with pytest.raises(UserError) as caught:
+        load_campaign(path)
+    assert str(caught.value) == (
+        f"{path}: [workloads.{name}]: cannot name a page: {name!r} becomes the path segment "
+        f"{name!r}, the name of a list page's own file or folder"
+    )
+
+
 def test_not_toml(tmp_path):
     with pytest.raises(UserError, match="not valid TOML"):
         load_campaign(write(tmp_path, "name = ["))
