@@ -20,7 +20,8 @@ build), and refuses a name whose segment would be:
   compatibility normalisation and case folding (NFKC, then casefold) would change, such as
   the ligature U+FB01 for `fi`, a fullwidth letter, `ß` for `ss` or a final sigma for the
   small one, is refused, so two names on one segment are the same name to a reader too;
-- empty (a name of punctuation only), or longer than `MAX_SEGMENT_BYTES`.
+- empty (a name of punctuation only), or longer than `MAX_SEGMENT_BYTES`;
+- or it holds a control, invisible or unassigned character.
 
 Two different names with one segment are one page: the callers that see several runs refuse
 them naming both files (generator/hugo/term_pages.py).
@@ -57,9 +58,12 @@ class PageNameError(ValueError):
 
 def page_segment(name: str) -> str:
     """The path segment Hugo publishes `name` under; raises PageNameError when it is refused."""
+    # Unassigned in this Python's Unicode tables, a character may be a letter to Hugo's.
     hidden = next((c for c in name if unicodedata.category(c)[0] == "C"), None)
     if hidden is not None:
-        raise PageNameError(f"{name!r} holds the control character U+{ord(hidden):04X}")
+        raise PageNameError(
+            f"{name!r} holds U+{ord(hidden):04X}, a control, invisible or unassigned character"
+        )
     segment = _hugo_segment(name)
     size = len(segment.encode())
     if size > MAX_SEGMENT_BYTES:
