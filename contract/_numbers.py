@@ -54,4 +54,3 @@ def figure(text: str, largest: float = LARGEST_FIGURE) -> float:
     if value > largest:
         raise NotAFigure(f"over {largest:g}, the largest figure a run holds")
     return value
-
