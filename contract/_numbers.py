@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import re
 
-SMALLEST_FIGURE = (
-    1e-6  # the schema's $defs/tiny: every non-zero number is at least this far from 0
-)
-LARGEST_FIGURE = 1e12  # the schema's bound for rates, latencies, durations, percentages
-LARGEST_COUNT = 2**53 - 1  # the schema's bound for counts and sizes
+# The run schema's bounds: $defs/tiny (no non-zero number nearer to 0), the maximum of rates,
+# latencies, durations and percentages, and that of counts and sizes.
+SMALLEST_FIGURE = 1e-6
+LARGEST_FIGURE = 1e12
+LARGEST_COUNT = 2**53 - 1
 MAX_NUMBER_CHARS = 32
 
 _WHOLE = re.compile(r"[0-9]+")

@@ -14,6 +14,7 @@ import pytest
 
 import contract
 from contract._strict_json import parse_strict
+from contract._validate import SCHEMA_PATH
 from tests.helpers.hostile_numbers import ARABIC_FIVE, ARABIC_THREE_POINT_FIVE, FULL_WIDTH_TWELVE
 from tests.helpers.paths import FIXTURE_RUNS
 
@@ -73,6 +74,15 @@ def test_a_count_may_be_larger_than_a_figure():
     assert contract.figure(str(contract.LARGEST_COUNT), contract.LARGEST_COUNT) == 2**53 - 1
     with pytest.raises(contract.NotAFigure):
         contract.figure(str(contract.LARGEST_COUNT + 1), contract.LARGEST_COUNT)
+
+
+def test_the_bounds_are_the_run_schemas():
+    defs = json.loads(SCHEMA_PATH.read_text())["$defs"]
+    assert defs["tiny"]["exclusiveMaximum"] == -defs["tiny"]["exclusiveMinimum"]
+    assert defs["tiny"]["exclusiveMaximum"] == contract.SMALLEST_FIGURE
+    assert defs["nonneg"]["maximum"] == contract.LARGEST_FIGURE
+    assert defs["series"]["items"]["maximum"] == contract.LARGEST_FIGURE
+    assert defs["step"]["properties"]["events"]["maximum"] == contract.LARGEST_COUNT
 
 
 @pytest.mark.parametrize(
