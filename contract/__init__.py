@@ -57,6 +57,7 @@ from contract._secrets import (
     redact_text,
 )
 from contract._steps import ibench_steps, is_ibench, recorded_steps, sysbench_steps
+from contract._strict_json import parse_strict
 from contract._validate import (
     Problem,
     check_run,
@@ -131,6 +132,7 @@ __all__ = [
     "is_secret_name",
     "load_run",
     "page_segment",
+    "parse_strict",
     "ram_gib",
     "recorded_steps",
     "redact_document",

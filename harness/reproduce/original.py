@@ -17,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import http.client
 import ipaddress
-import json
 import socket
 import threading
 import time
@@ -26,6 +25,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
+import contract
 from harness import PROJECT_ROOT
 from harness.errors import UserError
 
@@ -181,10 +181,10 @@ def _fetch(url: str, deadline: _Deadline, allow_private: bool) -> tuple[str, byt
 
 
 def _parse(raw: bytes, where: str) -> dict:
-    try:
-        document = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise UserError(f"{where}: not a JSON run document: {exc}") from None
+    document, unparsed = contract.parse_strict(raw)  # a 5,000-digit number is refused, named
+    if unparsed:
+        path, why = unparsed[0]
+        raise UserError(f"{where}: not a JSON run document: {path}: {why}")
     if not isinstance(document, dict) or not isinstance(document.get("id"), str):
         raise UserError(f"{where}: id is missing: not a run document")
     return document

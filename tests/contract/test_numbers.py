@@ -193,3 +193,24 @@ def test_mybench_validate_prints_one_line_per_number_it_refuses(run_file, tmp_pa
     assert result.returncode == 1 and "Traceback" not in result.stderr
     (line,) = result.stdout.splitlines()
     assert line.startswith(f"{run_file}: $.steps[1].tps: 5e-324 is nearer to 0 than 10⁻⁶")
+
+
+@pytest.mark.parametrize(
+    ("written", "why"),
+    [(f'"events": {"9" * 5000}', "a number of 5,000 characters, over the limit of 32"),
+     ('"events": 1e-400', "1e-400 is nearer to 0 than a double holds (it would read as 0)")],
+)  # fmt: skip
+def test_reproduce_reads_a_document_as_strictly_as_validate(run_file, tmp_path, written, why):
+    text = run_file.read_text()
+    events = json.loads(text)["steps"][0]["events"]
+    run_file.write_text(text.replace(f'"events": {events}', written, 1))
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "reproduce", str(run_file),
+         "--results", str(tmp_path / "results")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip() == (
+        f"error: {run_file}: not a JSON run document: $.steps[0].events: {why}"
+    )
+    assert not (tmp_path / "results").exists()
