@@ -21,6 +21,9 @@ from contract import Host, RunDocument, host_fingerprint, host_variant_prefix, r
 SHORT_DIGITS = 6
 # Trademarks, "CPU", "Processor", "64-Core" and the clock say nothing that tells machines apart.
 _CPU_NOISE = re.compile(r"\((?:R|TM|tm)\)|\bCPU\b|\bProcessor\b|\b[0-9]+-Core\b|@.*$")
+# A host's name is its /hosts/ page's path (contract.page_segment), where these are refused: a
+# model the kernel reports with one ("w/ Radeon") must not cost a machine its page.
+_PATH_CHARACTERS = re.compile(r"[/\\%#]")
 
 
 class RunHost(TypedDict):
@@ -31,7 +34,7 @@ class RunHost(TypedDict):
 
 def cpu_name(model: str) -> str:
     """'Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz' -> 'Intel Xeon Gold 6248'."""
-    return " ".join(_CPU_NOISE.sub(" ", model).split()) or model
+    return " ".join(_PATH_CHARACTERS.sub(" ", _CPU_NOISE.sub(" ", model)).split()) or "CPU"
 
 
 def _hardware(host: Host) -> list[str]:
@@ -43,7 +46,7 @@ def _hardware(host: Host) -> list[str]:
     threads = host.get("cpu_threads")
     if threads is not None:
         cores = host.get("cpu_cores", threads)
-        parts.append(f"{cores} cores" if cores == threads else f"{cores} cores/{threads} threads")
+        parts.append(f"{cores} cores" if cores == threads else f"{cores} cores, {threads} threads")
     if "ram_bytes" in host:
         parts.append(f"{ram_gib(host['ram_bytes'])} GiB")
     return parts

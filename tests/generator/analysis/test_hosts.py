@@ -98,6 +98,24 @@ def test_cpu_names_drop_trademarks_and_clocks(model, name):
     assert cpu_name(model) == name
 
 
+@pytest.mark.parametrize(
+    "model",
+    [
+        "AMD Ryzen 5 PRO 4650G w/ Radeon Graphics",
+        "../../posts/x",
+        "vm\\..\\..\\x",
+        "Xeon #1 100% busy",
+    ],
+)
+def test_a_host_named_from_its_cpu_model_has_a_page_under_hosts(run, model):
+    """A recorded CPU model is a fact, not a name someone chose: its path characters become
+    spaces, so the machine keeps a page and it stays under /hosts/."""
+    smt = with_host(run, cpu_model=model, cpu_cores=8, cpu_threads=16)
+    segment = contract.page_segment(host_of(smt)["name"])
+    assert not set("/\\%#") & set(segment), segment
+    assert "8-cores-16-threads" in segment
+
+
 def _fleet_run(run, label: str, variant: str) -> dict:
     copied = copy.deepcopy(run)
     copied["host"]["label"] = label

@@ -57,8 +57,6 @@ def test_two_terms_on_one_page_are_refused_naming_both_files(tmp_path, first, se
 @pytest.mark.parametrize(
     ("edit", "where", "why"),
     [
-        (on_host("cd" * 32, cpu_model="../../posts/x"), "$.host", "'/' is a path separator"),
-        (on_host("cd" * 32, cpu_model="..\\..\\x"), "$.host", "is a path separator"),
         (on_host("cd" * 32, cpu_model="\u03a3\u03c6\u03c2"), "$.host", "Unicode folds to"),
         (on_host("cd" * 32, cpu_model="\u03a3\u03a6\u03c2"), "$.host", "Unicode folds to"),
         (on_host("cd" * 32, hostname="h" * 253), "$.host", "over the limit of 250"),
@@ -82,7 +80,7 @@ def test_validate_prints_one_line_per_problem_naming_both_files(tmp_path):
     edits = [
         on_host(ONE_MACHINE, label="Lab (1)"),
         on_host(ONE_MACHINE, label="lab 1"),
-        on_host("cd" * 32, cpu_model="vm/../../x"),
+        on_host("cd" * 32, cpu_model="\u03a3\u03c6\u03c2"),
     ]
     first, second, third = edited_runs(tmp_path, edits)
     result = subprocess.run(
