@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
+import reprlib
 import statistics
 from dataclasses import dataclass
 
@@ -33,7 +34,8 @@ from harness.workloads.sysbench.commands import ALWAYS
 NAME_PREFIX = "repro-"
 LABEL_MAX = 40  # campaign.schema.json's label length
 WARMUP_PURPOSE = "warm up"  # how a sysbench run's recorded warm-up command starts its purpose
-_TIME_OPTION = re.compile(r"--time=(?P<seconds>\d+)\b")
+_TIME_OPTION = re.compile(r"--time=(?P<seconds>[0-9]{1,9})\b")
+_FLOAT = re.compile(r"[0-9]{1,20}(?:\.[0-9]{1,20})?(?:e-?[0-9]{1,2})?")
 SYSBENCH_DATA_OPTIONS = ("tables", "table-size")  # [workloads.<name>] keys, not options
 
 
@@ -105,11 +107,14 @@ def _sysbench_workload(workload: dict) -> dict[str, object]:
     if tables is None:
         raise UserError("workload.options.tables is missing: the data size cannot be rebuilt")
     if workload["script"] == "tpcc":  # tables counts table sets; the Lua sizes the rest
-        return {"test": "tpcc", "tables": int(tables), "options": options}
+        return {"test": "tpcc", "tables": _count("tables", tables), "options": options}
     table_size = options.pop("table-size", None)
     if table_size is None:
         raise UserError("workload.options.table-size is missing: the data size cannot be rebuilt")
-    spec: dict[str, object] = {"tables": int(tables), "table_size": int(table_size)}
+    spec: dict[str, object] = {
+        "tables": _count("tables", tables),
+        "table_size": _count("table-size", table_size),
+    }
     if (suite := workload.get("suite")) is not None:
         spec.update(preset=suite["name"], tests=[workload["name"]])
     else:
@@ -117,13 +122,26 @@ def _sysbench_workload(workload: dict) -> dict[str, object]:
     return {**spec, "options": options}
 
 
-def _ibench_value(kind: str, text: str) -> object:
+def _count(name: str, text: str) -> int:
+    """A recorded option that is a count, in ASCII digits (contract/_numbers.py): anything else
+    in a document from elsewhere is refused, not read as some other number."""
+    count = contract.whole_number(str(text))
+    if count is None:
+        why = "not a whole number in ASCII digits"
+        raise UserError(f"workload.options.{name} {reprlib.repr(text)}: {why}")
+    return count
+
+
+def _ibench_value(name: str, kind: str, text: str) -> object:
     if "bool" in kind:
         return text == "True"
     if "int" in kind:
-        return int(text)
-    if "float" in kind:
-        return int(text) if re.fullmatch(r"-?\d+", text) else float(text)
+        return _count(name, text)
+    if "float" in kind:  # recorded as str(float): 1800.0, 0.5, 1e-05
+        if not _FLOAT.fullmatch(text):
+            raise UserError(f"workload.options.{name} {reprlib.repr(text)}: not a decimal number")
+        whole = contract.whole_number(text)
+        return float(text) if whole is None else whole
     return text
 
 
@@ -140,7 +158,7 @@ def _ibench_workload(workload: dict) -> dict[str, object]:
     unknown = sorted(set(recorded) - set(kinds))
     if unknown:
         raise UserError(f"workload.options.{unknown[0]}: not an Insert Benchmark option here")
-    options = {name: _ibench_value(kinds[name], text) for name, text in recorded.items()}
+    options = {name: _ibench_value(name, kinds[name], text) for name, text in recorded.items()}
     return {"test": "ibench", "steps": steps.split(","), "options": options}
 
 

@@ -19,7 +19,7 @@ SERVERS_DIR = PROJECT_ROOT / ".servers"
 DEBIAN_BASEDIR = Path("/usr")
 FETCH_SCRIPT = PROJECT_ROOT / "tools" / "fetch-mariadb.sh"
 # tools/fetch-mariadb.sh fetches only the versions it holds a checksum for: `[11.4.5]=<sha1>`.
-_FETCHABLE = re.compile(r"^\s*\[(?P<version>\d+(?:\.\d+)+)\]=[0-9a-f]{40}\s*$", re.MULTILINE)
+_FETCHABLE = re.compile(r"^\s*\[(?P<version>[0-9]+(?:\.[0-9]+)+)\]=[0-9a-f]{40}\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def _identify(basedir: Path) -> Product | None:
 
 
 def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in re.findall(r"\d+", text))
+    return tuple(int(part) for part in re.findall(r"[0-9]+", text))
 
 
 def how_to_get(product: str, version: str) -> str:

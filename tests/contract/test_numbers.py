@@ -5,6 +5,7 @@ draw, with the file and JSON path on one line."""
 from __future__ import annotations
 
 import json
+import reprlib
 import shutil
 import subprocess
 import sys
@@ -212,5 +213,22 @@ def test_reproduce_reads_a_document_as_strictly_as_validate(run_file, tmp_path, 
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert result.stderr.strip() == (
         f"error: {run_file}: not a JSON run document: $.steps[0].events: {why}"
+    )
+    assert not (tmp_path / "results").exists()
+
+
+@pytest.mark.parametrize("tables", ["2\u00b2", ARABIC_FIVE, FULL_WIDTH_TWELVE, "1_0", "9" * 5000])
+def test_reproduce_reads_a_recorded_count_as_ascii_digits_only(run_file, tmp_path, tables):
+    # int() refused the superscript and the 5,000 digits with a traceback, and read the
+    # other scripts' digits and 1_0 as a table count: a stranger's document ran with it.
+    _edit(run_file, ("workload", "options", "tables"), tables)
+    result = subprocess.run(
+        [sys.executable, "-m", "harness.cli", "reproduce", str(run_file),
+         "--results", str(tmp_path / "results")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0 and "Traceback" not in result.stderr
+    assert result.stderr.strip().startswith(
+        f"error: workload.options.tables {reprlib.repr(tables)}: not a whole number in ASCII"
     )
     assert not (tmp_path / "results").exists()
