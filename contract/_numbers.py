@@ -6,19 +6,20 @@ then refuses with a traceback, and int() and float() read other scripts' digits 
 full-width), underscores (`1_000`), exponents and `nan`/`inf`. Text holding any of them is not a
 number here.
 
-A figure is 0 or at least SMALLEST_FIGURE in magnitude (the run schema's `$defs/tiny` refuses
-the rest): the site shows at most 6 decimals (generator/pages/numbers.py), so a smaller one
-would read as 0; the harness records at most 4; and below it lie the subnormals (`5e-324`), on
-which the charts' arithmetic (tick steps, scales) underflows to 0 and divides by it. A number's
-text is at most MAX_NUMBER_CHARS long: a double written in full takes 24 characters, the
-largest count (2**53 - 1) 16 digits, and int() refuses more than 4,300 digits outright.
+A figure is 0 or at least SMALLEST_FIGURE in magnitude (strict parsing of a run file,
+contract/_strict_json.py, refuses the rest): the site shows at most 6 decimals
+(generator/pages/numbers.py), so a smaller one would read as 0; the harness records at most 4;
+and below it lie the subnormals (`5e-324`), on which the charts' arithmetic (tick steps, scales)
+underflows to 0 and divides by it. A number's text is at most MAX_NUMBER_CHARS long: a double
+written in full takes 24 characters, the largest count (2**53 - 1) 16 digits, and int() refuses
+more than 4,300 digits outright.
 """
 
 from __future__ import annotations
 
 import re
 
-# The run schema's bounds: $defs/tiny (no non-zero number nearer to 0), the maximum of rates,
+# A run's bounds: no non-zero number nearer to 0 (checked while parsing), the schema's maximum of rates,
 # latencies, durations and percentages, and that of counts and sizes.
 SMALLEST_FIGURE = 1e-6
 LARGEST_FIGURE = 1e12
