@@ -200,6 +200,23 @@ def test_mybench_validate_prints_one_line_per_number_it_refuses(run_file, tmp_pa
     assert line.startswith(f"{run_file}: $.steps[1].tps: 5e-324 is nearer to 0 than 10⁻⁶")
 
 
+def _reproduce(run_file: Path, results: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "harness.cli",
+            "reproduce",
+            str(run_file),
+            "--results",
+            str(results),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize(
     ("written", "why"),
     [(f'"events": {"9" * 5000}', "a number of 5,000 characters, over the limit of 32"),
@@ -209,11 +226,7 @@ def test_reproduce_reads_a_document_as_strictly_as_validate(run_file, tmp_path, 
     text = run_file.read_text()
     events = json.loads(text)["steps"][0]["events"]
     run_file.write_text(text.replace(f'"events": {events}', written, 1))
-    result = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "reproduce", str(run_file),
-         "--results", str(tmp_path / "results")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    result = _reproduce(run_file, tmp_path / "results")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert result.stderr.strip() == (
         f"error: {run_file}: not a JSON run document: $.steps[0].events: {why}"
@@ -226,11 +239,7 @@ def test_reproduce_reads_a_recorded_count_as_ascii_digits_only(run_file, tmp_pat
     # int() refused the superscript and the 5,000 digits with a traceback, and read the
     # other scripts' digits and 1_0 as a table count: a stranger's document ran with it.
     _edit(run_file, ("workload", "options", "tables"), tables)
-    result = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "reproduce", str(run_file),
-         "--results", str(tmp_path / "results")],
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
+    result = _reproduce(run_file, tmp_path / "results")
     assert result.returncode != 0 and "Traceback" not in result.stderr
     assert result.stderr.strip().startswith(
         f"error: workload.options.tables {reprlib.repr(tables)}: not a whole number in ASCII"

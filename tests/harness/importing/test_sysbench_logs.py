@@ -249,6 +249,14 @@ def test_files_are_recorded_by_name_whatever_they_hold(named_import):
         assert str(importer.parent) not in path.read_text()
 
 
+def _problems_with(named_import, edit) -> list[contract.Problem]:
+    """The validation problems of the import's first run once edit has changed its origin."""
+    path = min((named_import[0] / "runs").glob("*.json"))
+    doc = json.loads(path.read_text())
+    edit(doc["origin"])
+    return contract.validate_document(doc, str(path))
+
+
 @pytest.mark.parametrize(
     "recorded",
     [
@@ -261,10 +269,9 @@ def test_files_are_recorded_by_name_whatever_they_hold(named_import):
     ],
 )
 def test_a_document_naming_an_importers_path_is_refused(named_import, recorded):
-    path = min((named_import[0] / "runs").glob("*.json"))
-    doc = json.loads(path.read_text())
-    doc["origin"]["sources"][0]["file"] = recorded
-    (problem,) = contract.validate_document(doc, str(path))
+    (problem,) = _problems_with(
+        named_import, lambda origin: origin["sources"][0].update(file=recorded)
+    )
     assert problem.path == "$.origin.sources[0].file", problem
 
 
@@ -279,8 +286,5 @@ def test_a_document_naming_an_importers_path_is_refused(named_import, recorded):
 )
 def test_a_published_at_link_is_http_or_nothing(named_import, url):
     """origin.url becomes a link on the run and campaign pages: only an http(s) address."""
-    path = min((named_import[0] / "runs").glob("*.json"))
-    doc = json.loads(path.read_text())
-    doc["origin"]["url"] = url
-    (problem,) = contract.validate_document(doc, str(path))
+    (problem,) = _problems_with(named_import, lambda origin: origin.update(url=url))
     assert problem.path == "$.origin.url", problem
