@@ -15,6 +15,7 @@ from typing import Any, Literal, cast
 
 from contract import IbenchStep, RunDocument, Step, ibench_steps, is_ibench, sysbench_steps
 from generator.analysis import stats as _stats
+from generator.analysis.verdict import step_flags
 from generator.analysis.write_debt import step_write_debt
 
 
@@ -38,9 +39,11 @@ def _client(run: RunDocument, step: Step, kept_seconds: int) -> dict[str, Any] |
 
 
 def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
+    """The step's kept window, its numbers, and its verdict: "flags" (analysis/verdict.py),
+    empty for a step fit to judge."""
     values = kept_series(run, step, "tps")
     cut = len(step["series"]["tps"]) - len(values)
-    return {
+    entry = {
         "threads": step["threads"],
         "trim_s": cut,
         "tps_kept": round(statistics.fmean(values), 2) if values else None,
@@ -48,6 +51,8 @@ def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
         "write_debt": step_write_debt(run, step, len(values)),
         "client": _client(run, step, len(values)),
     }
+    entry["flags"] = step_flags(entry, step.get("os", {}).get("cpu_steal_pct"))
+    return entry
 
 
 # The per-second series behind an Insert Benchmark step's headline, by step kind.
@@ -70,13 +75,15 @@ def ibench_step_trust(step: IbenchStep) -> dict[str, Any] | None:
     values = ibench_kept(step)
     if not values:
         return None
-    return {
+    entry = {
         "step": step["step"],
         "trim_s": len(step["series"][IBENCH_HEADLINE_SERIES[step["kind"]]]) - len(values),
         **_stats.steady_state(values),
         "write_debt": None,
         "client": None,
     }
+    entry["flags"] = step_flags(entry, step.get("os", {}).get("cpu_steal_pct"))
+    return entry
 
 
 def run_trust(run: RunDocument) -> list[dict[str, Any]]:

@@ -10,19 +10,27 @@ debt grows until MariaDB's flushing catches up: it flushes harder ("async" flush
 innodb_log_files_in_group (1 when the server has no such variable).
 
 Step rule, over the kept window (the same seconds as the TPS verdict). A step that wrote less
-than REDO_MIN_KB of redo there is read-only and never judged. A write step is "not steady
-(write debt)" when its checkpoint age climbs by more than CLIMB_SHARE of the capacity, or
-reaches within CLIMB_SHARE of the async flush point (the flushing that follows is measured in
-the step, or will be in the next), or its dirty pages climb by more than CLIMB_SHARE of the
-buffer pool's pages. When the capacity (or the pool's size in pages) is not recorded, the
-series is judged on its trend only: stats.steady_state's fitted line moves up by more than
-DRIFT_LIMIT of its mean with a significant slope.
+than REDO_MIN_KB of redo there is read-only and never judged. A write step is judged on two
+questions, each a flag of the step's verdict (generator/analysis/verdict.py):
 
-Why 5 %: on the committed data (10 s steps on a 256 MB log), the update-heavy sysbench tests
-climb 7 to 27 % of the capacity per step and the mixed read-write ones 2 to 12 %; a climb of
-5 % a window reaches the async point from an empty log within about 14 windows, so the number
-measures a transient the server cannot keep up. Checkpoint age saw-tooths by a few MB when it is
-flat, far under 5 % of any production-sized log.
+- Did it start settled? Its checkpoint age at the start (the harness's settle record when the
+  step has one, else the first sample less the redo of that first second) is at most
+  SETTLED_SHARE of the capacity, the threshold the harness settles to. A step that starts above
+  it pays for the steps before it ("inherited").
+- Did the debt stop growing? Checkpoint age and dirty pages each reach their ceiling (within
+  CLIMB_SHARE of the capacity, or of the buffer pool's pages, of the window's highest value) in
+  the first EQUILIBRIUM_SHARE of the kept window: the rest of the window then measures the
+  server at the level of debt its flushing holds, flat or saw-toothing between checkpoints.
+  A step whose debt reaches its ceiling later, or is still climbing at the end, measured the
+  climb: "transient". When the capacity (or the pool's size in pages) is not recorded, the
+  series is judged on the trend of the window's second half: stats.steady_state's fitted line
+  moves up by more than DRIFT_LIMIT of its mean with a significant slope.
+
+Why 5 %: a checkpoint age that is flat saw-tooths by a few MB, far under 5 % of any
+production-sized log, while the update-heavy sysbench tests climb 7 to 27 % of a 256 MB log in
+10 s. On the committed 120 s Update-NoKey steps from a settled start, the age climbs from 2 MB
+to the async flush point (about 182 MB) in about 100 s at 1 thread (transient), and within
+20 s at 16 threads, where it then holds between 80 and 130 MB (equilibrium).
 
 Campaign rule. A write workload (one whose first steps wrote redo) is flagged when the first
 steps of its runs (every variant and pass) start from checkpoint ages more than
@@ -42,6 +50,9 @@ from generator.analysis import stats as _stats
 KB_PER_MB = 1024
 REDO_MIN_KB = 1024  # under 1 MB of redo in the kept window: background work, not writes
 CLIMB_SHARE = 0.05
+SETTLED_SHARE = 0.05
+DIRTY_SETTLED_SHARE = 0.01
+EQUILIBRIUM_SHARE = 0.5
 ASYNC_SHARE = 0.9 * 0.9 * 7 / 8
 SYNC_SHARE = 0.9 * 0.9
 START_SPREAD_SHARE = 0.25
@@ -79,10 +90,26 @@ def _rising(window: list[float]) -> bool:
     )
 
 
-def _climbs(window: list[float], capacity: float | None) -> bool:
-    if capacity is None:
-        return _rising(window)
-    return window[-1] - window[0] > CLIMB_SHARE * capacity
+def ceiling_second(window: list[float], scale: float | None) -> int | None:
+    """The first second of the window at which the series is within CLIMB_SHARE of scale of
+    its highest value (0 for a series that never climbs that much); None when it still rises
+    from there to the end (a climb, not a ceiling), or, the scale unknown, when the second
+    half of the window rises."""
+    if scale is None:
+        return None if _rising(window[len(window) // 2 :]) else 0
+    ceiling = max(window) - CLIMB_SHARE * scale
+    reached = next(second for second, value in enumerate(window) if value >= ceiling)
+    return None if _rising(window[reached:]) else reached
+
+
+def _start_age_kb(step: Step) -> float:
+    settled = (
+        cast("dict[str, Any]", step).get("settle", {}).get("after", {}).get("checkpoint_age_kb")
+    )
+    if settled is not None:
+        return float(settled)
+    ages, redo = _monitor(step, "checkpoint_age_kb"), _monitor(step, "redo_kb_per_s")
+    return max(ages[0] - (redo[0] if redo else 0.0), 0.0)
 
 
 def _mb(kb: float) -> int:
@@ -90,28 +117,46 @@ def _mb(kb: float) -> int:
 
 
 def step_write_debt(run: RunDocument, step: Step, kept_seconds: int) -> dict[str, Any] | None:
-    """The write-debt verdict of a step over its last kept_seconds samples and the figures
-    behind it; None for a read-only step or one without the sampled series."""
+    """The write-debt facts of a step over its last kept_seconds samples: where the debt
+    started and ended, when it reached its ceiling, and the two flags (inherited, transient)
+    with the reasons; None for a read-only step or one without the sampled series."""
     ages = _monitor(step, "checkpoint_age_kb")[-kept_seconds:]
     redo = _monitor(step, "redo_kb_per_s")[-kept_seconds:]
     if len(ages) < _stats.MIN_KEPT or sum(redo) < REDO_MIN_KB:
         return None
     capacity = redo_capacity_kb(run)
-    reasons = []
-    if _climbs(ages, capacity):
-        reasons.append("checkpoint age climbs")
-    if capacity is not None and max(ages) >= (ASYNC_SHARE - CLIMB_SHARE) * capacity:
-        reasons.append("checkpoint age near the async flush point")
     dirty = _monitor(step, "dirty_pages")[-kept_seconds:]
-    if len(dirty) >= _stats.MIN_KEPT and _climbs(dirty, _pool_pages(run)):
-        reasons.append("dirty pages climb")
+    ceilings = [ceiling_second(ages, capacity)]
+    if len(dirty) >= _stats.MIN_KEPT:
+        ceilings.append(ceiling_second(dirty, _pool_pages(run)))
+    reached = None if None in ceilings else max(cast("list[int]", ceilings))
+    transient = reached is None or reached > EQUILIBRIUM_SHARE * len(ages)
+    start = _start_age_kb(step)
+    inherited = capacity is not None and start > SETTLED_SHARE * capacity
+    reasons = []
+    if inherited:
+        reasons.append("started above the settled checkpoint age")
+    if transient:
+        reasons.append(
+            "debt still growing" if reached is None else "debt reached its ceiling late"
+        )
     return {
         "steady": not reasons,
         "reasons": reasons,
+        "inherited": inherited,
+        "transient": transient,
+        "start_mb": _mb(start),
+        "settled_mb": None if capacity is None else _mb(SETTLED_SHARE * capacity),
+        "settle": step.get("settle"),
+        "ceiling_s": reached,
+        "kept_s": len(ages),
         "checkpoint_mb": [_mb(ages[0]), _mb(ages[-1])],
         "peak_mb": _mb(max(ages)),
         "capacity_mb": None if capacity is None else _mb(capacity),
         "async_mb": None if capacity is None else _mb(ASYNC_SHARE * capacity),
+        "end_share_of_async": None
+        if capacity is None
+        else round(ages[-1] / (ASYNC_SHARE * capacity), 2),
         "dirty_pages": [dirty[0], dirty[-1]] if dirty else None,
     }
 
