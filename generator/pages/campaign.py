@@ -20,6 +20,7 @@ from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.origin import cell_sources, file_name
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
+from generator.pages.trust_summary import trust_summary
 
 
 def summarize_campaign(
@@ -106,6 +107,7 @@ def summarize_campaign(
         "disclosure": campaign_disclosure(runs, variants, trust),
         "drift": environment_drift(runs),
         "builds": build_comparison(runs),
+        "trust": trust_summary(runs, trust),
     }
 
 
