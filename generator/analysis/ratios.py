@@ -2,6 +2,17 @@
 ratio tables of repeat medians by thread level.
 
 Pure functions over validated run documents; Hugo templates render what they return.
+
+Flagged passes. A ratio cell (a variant against the base at one workload and thread level)
+rests on its passes: one step of each counted run. A step may carry flags
+(generator/analysis/verdict.py: unsteady, inherited debt, transient, steal, client-bound),
+which say it is unfit to judge. A cell judges on its unflagged passes when each side (the
+variant's and the base's) keeps enough of them: at least one, and at least half of its passes
+(keeps_enough). Its value, range, interval and colour then come from those passes only. When a
+side keeps too few, the cell is greyed (verdict FLAGGED, never "better" or "worse"), shows the
+value over all its passes and says why (no_judgement). Every cell counts its flagged passes by
+kind ("flags"), so a table shows what each number rests on. The compare page applies the same
+rule (site/assets/js/compare/flags.js), on the unflagged merge the compare index carries.
 """
 
 from __future__ import annotations
@@ -19,7 +30,8 @@ from generator.analysis.evidence import (
     weakest,
 )
 from generator.analysis.repeats import spread, spread_by_threads
-from generator.analysis.trust import kept_series
+from generator.analysis.trust import kept_series, run_trust
+from generator.analysis.verdict import flag_counts
 
 # When a ratio is news (beyond ±5 % and outside the noise) is generator/analysis/stats.py's rule.
 RATIO_DECIMALS = 2
@@ -31,6 +43,45 @@ NO_STEP = spread([])
 VERDICT_MARKERS = {"better": "\u25b2", "worse": "\u25bc", "same": "", "noise": "\u2248"}
 # Beyond the band where imported evidence rules an interval out: not judged, not coloured.
 UNJUDGED = "unjudged"
+# Too few unflagged passes on a side to judge on (keeps_enough): greyed, never coloured.
+FLAGGED = "flagged"
+
+
+def keeps_enough(passes: int, flagged: int) -> bool:
+    """Whether a side of a ratio with this many passes, flagged of them, may be judged on its
+    unflagged ones: at least one remains, and at least half of them."""
+    kept = passes - flagged
+    return kept >= 1 and 2 * kept >= passes
+
+
+def pass_flags(stats: dict[str, Any]) -> dict[str, Any]:
+    """How many of a cell's passes (repeats.spread_by_threads with flags_of) carry flags, and
+    how many carry each kind (verdict.flag_counts)."""
+    flags = stats.get("flags") or []
+    return {
+        "passes": len(flags),
+        "flagged": sum(1 for found in flags if found),
+        "kinds": flag_counts(flags),
+    }
+
+
+def judged_stats(stats: dict[str, Any]) -> dict[str, Any] | None:
+    """The stats a ratio judges a side on: all its passes when none is flagged, its unflagged
+    ones when enough remain (keeps_enough), None when too few do."""
+    counted = pass_flags(stats)
+    if not counted["flagged"]:
+        return stats
+    return stats["unflagged"] if keeps_enough(counted["passes"], counted["flagged"]) else None
+
+
+def _no_judgement(own: dict[str, Any], base: dict[str, Any]) -> str:
+    """Why a greyed cell is not judged: which sides keep too few unflagged passes."""
+    short = []
+    for whose, stats in (("its", own), ("the base's", base)):
+        if judged_stats(stats) is None:
+            counted = pass_flags(stats)
+            short.append(f"{counted['flagged']} of {whose} {counted['passes']} passes flagged")
+    return "; ".join(short) + ", fewer than half unflagged"
 
 
 # A step's figures; None where an imported step lacks one (a summary table's cell, a log
@@ -136,30 +187,43 @@ def stat_cell(
     base's (base: the base variant's stats; None or stats itself for the base's own cell), its
     interval and the verdict by generator/analysis/stats.py's rule. evidence: what the cell's
     and the base's runs rest on (analysis/evidence.py); an imported side without an interval
-    names why in "no_interval" and is UNJUDGED beyond the band, never coloured."""
-    value = stats["median"]
+    names why in "no_interval" and is UNJUDGED beyond the band, never coloured. Stats with
+    "flags" are judged by the flagged-pass rule of the module docstring: "flags" counts them
+    (pass_flags), "judged_on" says which passes the numbers rest on ("all", "unflagged"), and a
+    cell with too few unflagged passes is FLAGGED, over all its passes, "no_judgement" saying
+    why."""
     is_base = base is None or base is stats
-    base_median = stats["median"] if base is None or is_base else base["median"]
+    all_base = stats if base is None or is_base else base
+    judged = judged_stats(stats), judged_stats(all_base)
+    own, theirs = (
+        (stats, all_base)
+        if None in judged
+        else cast(tuple[dict[str, Any], dict[str, Any]], judged)
+    )
+    no_judgement = None if is_base or None not in judged else _no_judgement(stats, all_base)
+    value = own["median"]
+    base_median = theirs["median"]
     ratio = interval = no_interval = None
     if value is not None and base_median:
         ratio = round(value / base_median, RATIO_DECIMALS)
-        if base is not None and not is_base:
+        if not is_base:
             no_interval = interval_reason(*evidence)
             if no_interval is None:
-                interval = ratio_interval(stats, base, value / base_median)
+                interval = ratio_interval(own, theirs, value / base_median)
             if interval is None:
                 no_interval = NO_INTERVAL.get(min(evidence, key=ORDER.index))
     verdict = "same" if is_base else _stats.verdict(ratio, interval, higher_is_better)
     if no_interval and verdict == "noise":
         verdict = UNJUDGED
-    spread = repeat_spread(stats)
+    if no_judgement and ratio is not None:
+        verdict = FLAGGED
     return {
         "variant": variant,
         "value": value,
-        "low": stats["low"],
-        "high": stats["high"],
-        "repeats": stats["repeats"],
-        "spread": spread,
+        "low": own["low"],
+        "high": own["high"],
+        "repeats": own["repeats"],
+        "spread": repeat_spread(own),
         "ratio": ratio,
         "interval": interval,
         "state": ratio_state(value, ratio),
@@ -167,21 +231,48 @@ def stat_cell(
         "marker": VERDICT_MARKERS.get(verdict, ""),
         "evidence": evidence[0],
         "no_interval": no_interval,
+        "flags": pass_flags(stats),
+        "judged_on": "unflagged" if own is not stats else "all",
+        "no_judgement": no_judgement if ratio is not None else None,
     }
 
 
+def step_flags_of(
+    trust: dict[str, list[dict[str, Any]]],
+) -> Callable[[RunDocument, Step], list[dict[str, Any]]]:
+    """flags_of for repeats.spread_by_threads: a step's flags from its run's trust entries
+    (analysis/trust.py run_trust, by run id; computed for a run missing from trust)."""
+
+    def flags_of(run: RunDocument, step: Step) -> list[dict[str, Any]]:
+        if run["id"] not in trust:
+            trust[run["id"]] = run_trust(run)
+        for entry in trust[run["id"]]:
+            if entry.get("threads") == step["threads"]:
+                return cast(list[dict[str, Any]], entry["flags"])
+        return []
+
+    return flags_of
+
+
 def ratio_table(
-    counted: dict[str, list[RunDocument]], variants: list[str], metric: str
+    counted: dict[str, list[RunDocument]],
+    variants: list[str],
+    metric: str,
+    trust: dict[str, list[dict[str, Any]]] | None = None,
 ) -> dict[str, Any]:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
-    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0]."""
+    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0],
+    judged by the flagged-pass rule (module docstring) on the steps' flags. trust: each run's
+    run_trust by run id, where the caller has them."""
     label, unit, value_of, higher_is_better, series = {**METRICS, "qps": QPS_METRIC}[metric]
 
     def seconds_of(run: RunDocument, step: Step) -> list[float]:
         return kept_series(run, step, series)
 
+    flags_of = step_flags_of({} if trust is None else trust)
     stats = {
-        variant: spread_by_threads(counted[variant], value_of, seconds_of) for variant in variants
+        variant: spread_by_threads(counted[variant], value_of, seconds_of, flags_of)
+        for variant in variants
     }
     evidence = {variant: weakest(counted[variant]) for variant in variants}
     threads = sorted({level for by_threads in stats.values() for level in by_threads})

@@ -66,23 +66,44 @@ def spread_by_threads(
     runs: list[RunDocument],
     value_of: Callable[[Step], float | None],
     seconds_of: Callable[[RunDocument, Step], list[float]] | None = None,
+    flags_of: Callable[[RunDocument, Step], list[dict[str, Any]]] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Per thread level: spread() of value_of(step) over the runs that reached it. A step where
     value_of is None (a counter the harness did not record) does not count. seconds_of(run,
-    step), when given, adds "seconds": the per-second samples of those steps, pooled."""
-    values: dict[int, list[float]] = {}
-    seconds: dict[int, list[float]] = {}
+    step), when given, adds "seconds": the per-second samples of those steps, pooled.
+    flags_of(run, step), when given, adds "flags": each value's flags (analysis/verdict.py),
+    in the order of "values", and, when some value has one, "unflagged": the same cell over
+    the unflagged steps only (analysis/ratios.py decides which of the two a ratio rests on)."""
+    found: dict[int, list[tuple[float, list[float], list[dict[str, Any]]]]] = {}
     for run in runs:
         for step in sysbench_steps(run):
             value = value_of(step)
             if value is not None:
-                values.setdefault(step["threads"], []).append(value)
-                if seconds_of is not None:
-                    seconds.setdefault(step["threads"], []).extend(seconds_of(run, step))
-    cells = {threads: spread(found) for threads, found in values.items()}
-    for threads, samples in seconds.items():
-        cells[threads]["seconds"] = samples
+                found.setdefault(step["threads"], []).append(
+                    (
+                        value,
+                        seconds_of(run, step) if seconds_of else [],
+                        flags_of(run, step) if flags_of else [],
+                    )
+                )
+    cells = {}
+    for threads, passes in found.items():
+        cells[threads] = _merged(passes, seconds_of is not None)
+        if flags_of is not None:
+            cells[threads]["flags"] = [kinds for _, _, kinds in passes]
+            if any(kinds for _, _, kinds in passes):
+                fit = [one for one in passes if not one[2]]
+                cells[threads]["unflagged"] = _merged(fit, seconds_of is not None)
     return cells
+
+
+def _merged(
+    passes: list[tuple[float, list[float], list[dict[str, Any]]]], seconds: bool
+) -> dict[str, Any]:
+    cell = spread([value for value, _, _ in passes])
+    if seconds:
+        cell["seconds"] = [second for _, samples, _ in passes for second in samples]
+    return cell
 
 
 def spread(found: list[float]) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.origin import cell_sources, file_name
+from generator.pages.step_flags import value_flags
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
 from generator.pages.trust_summary import trust_summary
@@ -58,7 +59,7 @@ def summarize_campaign(
                     for variant in present
                 ],
                 "metrics": {
-                    metric: ratio_table(counted, present, metric)
+                    metric: ratio_table(counted, present, metric, trust)
                     for metric in shown_metrics([run for v in present for run in counted[v]])
                 },
                 # A fleet's hosts against the first at each variant, beside the base's ratios.
@@ -66,7 +67,7 @@ def summarize_campaign(
                     {
                         "variant": variant,
                         "metrics": {
-                            metric: ratio_table(counted, on_hosts, metric)
+                            metric: ratio_table(counted, on_hosts, metric, trust)
                             for metric in shown_metrics(
                                 [run for v in on_hosts for run in counted[v]]
                             )
@@ -76,6 +77,7 @@ def summarize_campaign(
                     if len(on_hosts := [v for v in named if v in counted]) > 1
                 ],
                 "write_debt": start_spread([run for v in present for run in counted[v]]),
+                "flags": value_flags(counted, trust),
             }
         )
     # The config diff compares variants, so any workload's run of a variant stands for it.

@@ -15,7 +15,14 @@ from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
 from generator.analysis.evidence import weakest
-from generator.analysis.ratios import NO_STEP, most_repeats, stat_cell, step_tps, variant_order
+from generator.analysis.ratios import (
+    NO_STEP,
+    most_repeats,
+    stat_cell,
+    step_flags_of,
+    step_tps,
+    variant_order,
+)
 from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
 from generator.analysis.trust import kept_series
 
@@ -144,10 +151,14 @@ def level_tables(
     """The metric at every thread level some test reached, {threads: table}; empty when no step
     has the metric. A test absent at a level has no row there; a variant absent from a test has
     a missing cell, and a base of zero or missing gives every other cell 'n/a'."""
+    flags_of = step_flags_of({})
     stats = {
         test["workload"]: {
             variant: spread_by_threads(
-                test["runs"].get(variant, []), metric.value_of(test), _seconds_of(metric, test)
+                test["runs"].get(variant, []),
+                metric.value_of(test),
+                _seconds_of(metric, test),
+                flags_of,
             )
             for variant in variants
         }

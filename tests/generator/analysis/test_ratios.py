@@ -7,8 +7,15 @@ import statistics
 import pytest
 
 from generator.analysis import stats as _stats
-from generator.analysis.ratios import latest_by_variant, variant_order
-from generator.analysis.repeats import counted_runs
+from generator.analysis.ratios import (
+    FLAGGED,
+    keeps_enough,
+    latest_by_variant,
+    stat_cell,
+    variant_order,
+)
+from generator.analysis.repeats import counted_runs, spread
+from generator.analysis.trust import run_trust
 from generator.pages.campaign import summarize_campaigns
 
 
@@ -17,19 +24,33 @@ def runs(fixture_runs) -> list[dict]:
     return [run for _, run in fixture_runs]
 
 
-def _tps_of(runs, campaign_id, workload, variant) -> dict[int, float]:
-    """TPS by threads of a cell: the median over its counted runs (one per repeat pass)."""
+def _tps_of(runs, campaign_id, workload, variant) -> dict[int, list[tuple[float, bool]]]:
+    """TPS by threads of a cell: (value, flagged) of each counted run (one per repeat pass),
+    flagged by the step's trust entry."""
     cell = [
         run
         for run in runs
         if (run["campaign"]["id"], run["workload"]["name"], run["variant"])
         == (campaign_id, workload, variant)
     ]
-    tps: dict[int, list[float]] = {}
+    tps: dict[int, list[tuple[float, bool]]] = {}
     for run in counted_runs(cell):
+        flagged = {entry["threads"]: bool(entry["flags"]) for entry in run_trust(run)}
         for step in run["steps"]:
-            tps.setdefault(step["threads"], []).append(step["tps"])
-    return {threads: statistics.median(values) for threads, values in tps.items()}
+            tps.setdefault(step["threads"], []).append(
+                (step["tps"], flagged.get(step["threads"], False))
+            )
+    return tps
+
+
+def _judged_median(passes: list[tuple[float, bool]], all_passes: bool) -> float:
+    """The median a side is judged on: over its unflagged passes unless all_passes."""
+    return statistics.median(value for value, flagged in passes if all_passes or not flagged)
+
+
+def _keeps(passes: list[tuple[float, bool]]) -> bool:
+    kept = sum(1 for _, flagged in passes if not flagged)
+    return kept >= 1 and 2 * kept >= len(passes)
 
 
 CLEAR = {"low": 0.5, "high": 0.9}  # an interval that excludes 1
@@ -84,17 +105,27 @@ def test_ratios_are_value_over_base_at_same_threads(runs):
         for workload in summary["workloads"]:
             base_tps = _tps_of(runs, summary["id"], workload["name"], workload["variants"][0])
             for row in workload["metrics"]["tps"]["rows"]:
+                base = base_tps.get(row["threads"])
                 for cell in row["cells"]:
-                    tps = _tps_of(runs, summary["id"], workload["name"], cell["variant"])
-                    assert cell["value"] == tps.get(row["threads"])
-                    if cell["value"] is None or not base_tps.get(row["threads"]):
+                    own = _tps_of(runs, summary["id"], workload["name"], cell["variant"]).get(
+                        row["threads"]
+                    )
+                    if own is None:
+                        assert cell["value"] is None and cell["ratio"] is None
+                        continue
+                    is_base = cell["variant"] == workload["variants"][0]
+                    greyed = not _keeps(own) or (base is not None and not _keeps(base))
+                    assert cell["value"] == _judged_median(own, greyed)
+                    assert cell["flags"]["flagged"] == sum(flagged for _, flagged in own)
+                    if not base or not _judged_median(base, greyed):
                         assert cell["ratio"] is None
                         continue
-                    assert cell["ratio"] == round(
-                        tps[row["threads"]] / base_tps[row["threads"]], 2
-                    )
-                    if cell["variant"] == workload["variants"][0]:
+                    expected = _judged_median(own, greyed) / _judged_median(base, greyed)
+                    assert cell["ratio"] == round(expected, 2)
+                    if is_base:
                         assert cell["verdict"] == "same" and cell["interval"] is None
+                    elif greyed:
+                        assert cell["verdict"] == FLAGGED and cell["no_judgement"]
                     else:
                         verdict = _stats.verdict(cell["ratio"], cell["interval"], True)
                         assert cell["verdict"] == verdict
@@ -119,3 +150,60 @@ def test_config_diff_lists_exactly_the_variables_that_differ(runs):
                 assert listed[name] == values
             else:
                 assert name not in listed
+
+
+TRANSIENT = [{"kind": "transient", "label": "transient", "detail": ""}]
+STEAL = [{"kind": "steal", "label": "steal", "detail": ""}]
+
+
+def _side(values: list[float], flags: list[list[dict]]) -> dict:
+    """A side's stats as repeats.spread_by_threads writes them with flags_of."""
+    stats = {**spread(values), "flags": flags}
+    if any(flags):
+        stats["unflagged"] = spread([v for v, f in zip(values, flags, strict=True) if not f])
+    return stats
+
+
+@pytest.mark.parametrize(
+    ("passes", "flagged", "keeps"),
+    [(1, 0, True), (1, 1, False), (2, 1, True), (2, 2, False), (3, 1, True), (3, 2, False),
+     (4, 2, True), (5, 3, False)],
+)  # fmt: skip
+def test_a_side_keeps_enough_with_half_its_passes_and_one_at_least(passes, flagged, keeps):
+    assert keeps_enough(passes, flagged) is keeps
+
+
+def test_a_cell_with_one_flagged_pass_of_three_is_judged_on_the_other_two():
+    base = _side([100.0, 101.0, 99.0], [[], [], []])
+    cell = stat_cell("v", _side([50.0, 140.0, 141.0], [TRANSIENT, [], []]), base, True)
+    assert cell["judged_on"] == "unflagged"
+    assert cell["value"] == 140.5 and cell["repeats"] == 2
+    assert cell["ratio"] == 1.41 and cell["verdict"] == "better"
+    assert cell["flags"] == {"passes": 3, "flagged": 1, "kinds": {"transient": 1}}
+    assert cell["no_judgement"] is None
+
+
+def test_a_cell_whose_passes_are_mostly_flagged_is_greyed_over_all_of_them():
+    base = _side([100.0, 101.0, 99.0], [[], [], []])
+    cell = stat_cell(
+        "v", _side([50.0, 51.0, 49.0], [TRANSIENT, TRANSIENT + STEAL, []]), base, True
+    )
+    assert cell["verdict"] == FLAGGED and cell["marker"] == ""
+    assert cell["value"] == 50.0 and cell["ratio"] == 0.5 and cell["judged_on"] == "all"
+    assert cell["flags"]["kinds"] == {"transient": 2, "steal": 1}
+    assert cell["no_judgement"] == "2 of its 3 passes flagged, fewer than half unflagged"
+
+
+def test_a_flagged_base_greys_every_other_cell_but_its_own():
+    base = _side([100.0], [TRANSIENT])
+    other = stat_cell("v", _side([50.0], [[]]), base, True)
+    assert other["verdict"] == FLAGGED
+    assert other["no_judgement"] == "1 of the base's 1 passes flagged, fewer than half unflagged"
+    own = stat_cell("base", base, base, True)
+    assert own["verdict"] == "same" and own["flags"]["flagged"] == 1
+
+
+def test_stats_without_flags_are_judged_as_before():
+    cell = stat_cell("v", spread([50.0, 51.0]), spread([100.0, 101.0]), True)
+    assert cell["flags"] == {"passes": 0, "flagged": 0, "kinds": {}}
+    assert cell["verdict"] == "worse" and cell["judged_on"] == "all"
