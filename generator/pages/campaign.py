@@ -18,7 +18,6 @@ from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.origin import cell_sources, file_name
-from generator.pages.step_flags import value_flags
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
 from generator.pages.trust_summary import trust_summary
@@ -77,7 +76,6 @@ def summarize_campaign(
                     if len(on_hosts := [v for v in named if v in counted]) > 1
                 ],
                 "write_debt": start_spread([run for v in present for run in counted[v]]),
-                "flags": value_flags(counted, trust),
             }
         )
     # The config diff compares variants, so any workload's run of a variant stands for it.
