@@ -2,7 +2,7 @@
 
 An archive's campaign files hold tens of thousands of table cells (a variant at a thread level,
 a suite test or an Insert Benchmark step), and Hugo keeps every page file it parsed until the
-build ends. A cell of generator/analysis/ratios.py stat_cell is a map of thirteen fields, its
+build ends. A cell of generator/analysis/ratios.py stat_cell is a map of sixteen fields, its
 interval a map of five more, and the cell partials formatted it with helpers/num.html once per
 number. In the page file a cell keeps only the fields the templates and the article shortcodes
 decide on or compute with (variant, state, verdict, and the numbers `value` prints in prose),
@@ -18,13 +18,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.numbers import MISSING, format_fixed, format_number
 from generator.pages.packed_rows import CELL_SEPARATOR
 
 # The texts of a cell, in the order the templates index them. range: the repeats' lowest to
 # highest, when there are several; marker_words: what the marker says to a screen reader;
 # interval_method: "per-second samples" earns the interval a footnote; repeats: how many and
-# their spread, printed only in a table where some cell has repeats.
+# their spread, printed only in a table where some cell has repeats; flag_mark: "⚑ 2/3" when
+# some of the cell's passes are flagged (analysis/verdict.py), flags: how many of how many and
+# by what kinds, for every cell resting on judged steps (analysis/ratios.py pass_flags).
 SHOWN = (
     "value",
     "range",
@@ -36,31 +39,66 @@ SHOWN = (
     "interval_method",
     "no_interval",
     "repeats",
+    "flag_mark",
+    "flags",
 )
 # A stat_cell's fields the page file leaves out: those only the texts use, and evidence, which
 # no template reads of a cell (a table header shows each variant's).
-FORMATTED = ("repeats", "spread", "interval", "marker", "evidence", "no_interval")
+FORMATTED = (
+    "repeats",
+    "spread",
+    "interval",
+    "marker",
+    "evidence",
+    "no_interval",
+    "flags",
+    "judged_on",
+    "no_judgement",
+)
+FLAG_MARK = "\u2691"
 MARKER_WORDS = {"better": "better", "worse": "worse", "noise": "within noise"}
 
 
 def _title(cell: dict[str, Any], unit: str, repeat_range: str) -> str:
-    """The ratio cell's tooltip: the value it divides, its repeats, its interval or why none."""
+    """The ratio cell's tooltip: the value it divides, its repeats, its interval or why none,
+    its flagged passes and what it was judged on, or why not."""
     if cell["state"] == "missing":
         return ""
     value = f"{format_number(cell['value'])} {unit}"
+    parts = [value]
     if cell["state"] == "n/a":
-        return f"{value}; no ratio: the base has no value or zero"
-    title = value
-    if cell["repeats"] > 1:
-        title = f"median {value} over {cell['repeats']} repeats, range {repeat_range}"
+        parts.append("no ratio: the base has no value or zero")
+    elif cell["repeats"] > 1:
+        parts = [f"median {value} over {cell['repeats']} repeats, range {repeat_range}"]
     if interval := cell["interval"]:
-        title += (
-            f"; 95 % interval of the ratio {interval['low']:.2f}\u2013{interval['high']:.2f}"
+        parts.append(
+            f"95 % interval of the ratio {interval['low']:.2f}\u2013{interval['high']:.2f}"
             f" from {interval['method']}"
         )
     if cell["no_interval"]:
-        title += f"; no interval, not judged: {cell['no_interval']}"
-    return title
+        parts.append(f"no interval, not judged: {cell['no_interval']}")
+    if flags := flag_words(cell["flags"]):
+        parts.append(flags)
+    if cell["judged_on"] == "unflagged":
+        parts.append(f"judged on its {cell['repeats']} unflagged passes")
+    if cell["no_judgement"]:
+        parts.append(f"not judged: {cell['no_judgement']}")
+    return "; ".join(parts)
+
+
+def flag_words(flags: dict[str, Any]) -> str:
+    """ "2 of 3 passes flagged: transient, steal (1)"; "0 of 3 passes flagged"; "" for a cell
+    without judged steps (imported, or not measured)."""
+    if not flags["passes"]:
+        return ""
+    words = f"{flags['flagged']} of {flags['passes']} passes flagged"
+    if not flags["flagged"]:
+        return words
+    kinds = [
+        FLAG_KINDS[kind][0] + ("" if count == flags["flagged"] else f" ({count})")
+        for kind, count in flags["kinds"].items()
+    ]
+    return f"{words}: {', '.join(kinds)}"
 
 
 def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, str]:
@@ -71,7 +109,7 @@ def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, st
         if cell["repeats"] > 1
         else ""
     )
-    interval = cell["interval"]
+    interval, flags = cell["interval"], cell["flags"]
     repeats = ""
     if repeated:
         repeats = f"{cell['repeats']}\u00d7"
@@ -88,6 +126,10 @@ def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, st
         "interval_method": interval["method"] if interval else "",
         "no_interval": cell["no_interval"] or "",
         "repeats": repeats,
+        "flag_mark": (
+            f"{FLAG_MARK} {flags['flagged']}/{flags['passes']}" if flags["flagged"] else ""
+        ),
+        "flags": flag_words(flags),
     }
 
 

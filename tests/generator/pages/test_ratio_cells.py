@@ -150,3 +150,40 @@ def test_each_tooltip_names_the_unit_of_its_table_row_or_column(fixture_runs):
             for row in workload["rows"]:
                 for cell, unit in zip(row["cells"], workload["units"], strict=True):
                     assert _unit_in_title(cell, unit)
+
+
+def _flagged(values: list[float], kinds: list[list[str]]) -> dict:
+    """A side's stats as repeats.spread_by_threads writes them with flags_of."""
+    flags = [[{"kind": kind, "label": kind, "detail": ""} for kind in one] for one in kinds]
+    stats = {**spread(values), "flags": flags}
+    if any(kinds):
+        stats["unflagged"] = spread([v for v, k in zip(values, kinds, strict=True) if not k])
+    return stats
+
+
+def test_a_cell_with_a_flagged_pass_names_its_kind_and_the_passes_it_was_judged_on():
+    base = _flagged([100.0, 101.0, 99.0], [[], [], []])
+    cell = stat_cell("b", _flagged([50.0, 140.0, 141.0], [["transient"], [], []]), base, True)
+    texts = shown_texts(cell, "TPS", repeated=True)
+    assert texts["flag_mark"] == "\u2691 1/3"
+    assert texts["flags"] == "1 of 3 passes flagged: transient"
+    assert texts["title"].startswith("median 141 TPS over 2 repeats, range 140\u2013141")
+    assert texts["title"].endswith(
+        "; 1 of 3 passes flagged: transient; judged on its 2 unflagged passes"
+    )
+    base_texts = shown_texts(stat_cell("a", base, None, True), "TPS", repeated=True)
+    assert (base_texts["flag_mark"], base_texts["flags"]) == ("", "0 of 3 passes flagged")
+
+
+def test_a_greyed_cell_counts_each_kind_and_says_why_it_is_not_judged():
+    base = _flagged([100.0, 101.0, 99.0], [[], [], []])
+    kinds = [["transient", "steal"], ["transient"], []]
+    cell = stat_cell("b", _flagged([50.0, 51.0, 49.0], kinds), base, True)
+    texts = shown_texts(cell, "TPS", repeated=True)
+    assert cell["verdict"] == "flagged" and texts["marker"] == ""
+    assert texts["flag_mark"] == "\u2691 2/3"
+    assert texts["flags"] == "2 of 3 passes flagged: transient, steal (1)"
+    assert texts["title"].endswith(
+        "; 2 of 3 passes flagged: transient, steal (1); not judged: 2 of its 3 passes flagged,"
+        " fewer than half unflagged"
+    )
