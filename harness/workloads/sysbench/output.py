@@ -3,6 +3,9 @@
 `log_header` for what the lines before the run say), for `mybench import`.
 
 Pure functions over the captured stdout; tested on recorded real outputs in tests/fixtures/sysbench.
+The per-second latency series is named by the percentile its interval lines report (latency_key):
+p95_ms as the harness runs sysbench, p99_ms for a log written with --percentile=99, and none
+with --percentile=0, whose lines report no latency.
 Every figure is read by contract.figure (ASCII decimal digits, within the run schema's range): a
 summary line holding anything else (`nan`, `1e-400`, `1_000`) is refused naming its line, and a
 per-second line is left out of the series and listed in RunReport.dropped, so that the caller
@@ -29,12 +32,14 @@ _COUNTER = re.compile(
     r"^\s+(?P<name>[a-z ]+):\s+(?P<value>\S+?)s?(?:\s+\((?P<rate>\S+) per sec\.\))?$"
 )
 _LATENCY = re.compile(r"^\s+(?P<name>min|avg|max|[0-9]+th percentile|sum):\s+(?P<value>\S+)$")
-# Interval line group -> its series.
-_SERIES_OF = {"t": "t", "tps": "tps", "qps": "qps", "lat": "p95_ms", "err": "errors_per_s",
+# Interval line group -> its series; "lat" is named by its percentile (latency_key).
+_SERIES_OF = {"t": "t", "tps": "tps", "qps": "qps", "lat": "lat", "err": "errors_per_s",
               "reconn": "reconnects_per_s"}  # fmt: skip
 
 
-SERIES_KEYS = ("t", "tps", "qps", "p95_ms", "errors_per_s", "reconnects_per_s")
+def latency_key(percentile: int) -> str:
+    """The name of a per-second latency series at this percentile: "p95_ms", "p99_ms"."""
+    return f"p{percentile}_ms"
 
 
 class SysbenchOutputError(ValueError):
@@ -152,8 +157,8 @@ def _second(match: re.Match[str], number: int, collected: _Collected) -> None:
             why = f"{group} {reprlib.repr(match[group])}: {exc}"
             collected.dropped.append(DroppedSecond(number, match["t"], why))
             return
-    if (pct := whole_number(match["pct"])) is None:
-        why = f"percentile {match['pct']!r}: not a whole number in ASCII digits"
+    if (pct := whole_number(match["pct"])) is None or pct > 100:  # sysbench takes 0 to 100
+        why = f"percentile {match['pct']!r}: not a whole number from 0 to 100 in ASCII digits"
         collected.dropped.append(DroppedSecond(number, match["t"], why))
         return
     for key, value in values.items():
@@ -163,7 +168,7 @@ def _second(match: re.Match[str], number: int, collected: _Collected) -> None:
 
 def _collect(text: str) -> _Collected:
     collected = _Collected(
-        series={key: [] for key in SERIES_KEYS}, interval_percentiles=set(), histogram=[],
+        series={key: [] for key in _SERIES_OF.values()}, interval_percentiles=set(), histogram=[],
         counters={}, latency={}, dropped=[],
     )  # fmt: skip
     section = ""
@@ -228,6 +233,19 @@ def _report(
     )
 
 
+def _named_series(collected: _Collected) -> dict[str, list[float]]:
+    """The per-second series with the latency named by the one percentile the interval lines
+    report (left out at 0, which reports none); empty without interval lines, or when they
+    report several percentiles, which no single sysbench run prints."""
+    if not collected.series["t"] or len(collected.interval_percentiles) != 1:
+        return {}
+    (percentile,) = collected.interval_percentiles
+    series = {key: values for key, values in collected.series.items() if key != "lat"}
+    if percentile:
+        series[latency_key(percentile)] = collected.series["lat"]
+    return series
+
+
 def _percentiles(histogram: list[tuple[float, int]]) -> dict[str, float]:
     return {
         "p95": percentile_from_histogram(histogram, 95),
@@ -242,14 +260,14 @@ def parse_run(text: str, threads: int) -> RunReport:
     histogram = collected.histogram
     if not histogram:
         raise SysbenchOutputError("sysbench output has no latency histogram (--histogram=on)")
-    return _report(collected, threads, _percentiles(histogram), collected.series)
+    return _report(collected, threads, _percentiles(histogram), _named_series(collected))
 
 
 def parse_logged_run(text: str, threads: int) -> RunReport:
     """Parse one run of a log written with whatever options its author chose (for imports):
     p95 and p99 from the histogram when there is one, else from the summary's own percentile
-    line when it is the 95th or 99th (--percentile; 0 prints none); the per-second series only
-    when the interval lines report the 95th percentile, the series' p95_ms (else none)."""
+    line when it is the 95th or 99th (--percentile; 0 prints none); the per-second series
+    whenever the log has interval lines, its latency named by their percentile."""
     collected = _collect(text)
     if collected.histogram:
         percentiles = _percentiles(collected.histogram)
@@ -260,8 +278,7 @@ def parse_logged_run(text: str, threads: int) -> RunReport:
             if name.endswith("th percentile")
         }
         percentiles = {f"p{pct}": printed[pct] for pct in (95, 99) if pct in printed}
-    keep_series = bool(collected.series["t"]) and collected.interval_percentiles == {95}
-    return _report(collected, threads, percentiles, collected.series if keep_series else {})
+    return _report(collected, threads, percentiles, _named_series(collected))
 
 
 def printed_percentile(text: str) -> float | None:

@@ -100,22 +100,32 @@ def test_a_log_without_intervals_or_histogram_gives_the_printed_percentile_only(
     assert step["tps"] == 771.84 and run["workload"]["options"] == {}
 
 
-def test_percentile_99_gives_p99_and_no_series_since_its_intervals_are_not_p95(logs, tmp_path):
+def test_percentile_99_keeps_the_per_second_series_with_its_p99(logs, tmp_path):
+    """A real 15 s log at --percentile=99 --report-interval=1: its 15 seconds are the step's
+    series, the latency named p99_ms as its lines report it, and the document validates."""
+    data = tmp_path / "d"
     code, output, (run,) = run_import(
-        tmp_path / "d", logs / "oltp_read_only_2thr_p99.txt", *FACTS, "--workload", "ro"
+        data, logs / "oltp_read_only_2thr_p99_15s.txt", *FACTS, "--workload", "ro"
     )
     assert code == 0, output
+    assert contract.validate_dir(data)[1] == []
     (step,) = run["steps"]
-    assert step["latency_ms"] == {"min": 0.77, "avg": 2.21, "max": 227.17, "p99": 6.91}
-    assert "series" not in step
+    assert step["latency_ms"] == {"min": 0.94, "avg": 5.59, "max": 43.7, "p99": 19.65}
+    series = step["series"]
+    assert series["t"] == [float(second) for second in range(1, 16)]
+    assert set(series) == {"t", "tps", "qps", "p99_ms", "errors_per_s", "reconnects_per_s"}
+    assert series["p99_ms"][:3] == [27.17, 16.71, 15.0] and series["p99_ms"][-1] == 21.89
+    assert series["tps"][0] == 355.61
+    assert run["workload"]["options"] == {"report-interval": "1"}
 
 
-def test_percentile_0_gives_neither(logs, tmp_path):
+def test_percentile_0_gives_no_percentile_and_a_series_without_latency(logs, tmp_path):
     code, output, (run,) = run_import(
         tmp_path / "d", logs / "oltp_read_only_p0.txt", *FACTS, "--workload", "ro"
     )
     assert code == 0, output
     assert run["steps"][0]["latency_ms"] == {"min": 0.79, "avg": 1.36, "max": 40.61}
+    assert "p0_ms" not in run["steps"][0]["series"]  # its lines print a latency of 0.00
 
 
 def test_a_file_holding_two_runs_reads_both_and_the_echoed_command(logs, tmp_path):

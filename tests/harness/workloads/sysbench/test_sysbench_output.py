@@ -125,7 +125,24 @@ def test_logged_run_without_histogram_takes_the_printed_percentile():
     assert report.series == {} and "series" not in report.step_fields()
 
 
-def test_logged_run_drops_interval_lines_at_another_percentile():
+def test_logged_run_names_its_latency_series_by_the_percentile_of_its_lines():
     report = parse_logged_run((IMPORT_LOGS / "oltp_read_only_2thr_p99.txt").read_text(), 2)
     assert report.latency_ms["p99"] == 6.91 and "p95" not in report.latency_ms
-    assert report.series == {}
+    assert report.series["p99_ms"] == [6.55, 6.91] and "p95_ms" not in report.series
+    assert report.series["tps"] == [963.92, 841.53]
+
+
+def test_logged_run_at_percentile_0_keeps_its_series_without_latency():
+    report = parse_logged_run((IMPORT_LOGS / "oltp_read_only_p0.txt").read_text(), 1)
+    assert set(report.series) == {"t", "tps", "qps", "errors_per_s", "reconnects_per_s"}
+    assert report.series["tps"] == [734.08]
+
+
+def test_an_interval_line_beyond_the_100th_percentile_is_left_out():
+    text = (IMPORT_LOGS / "oltp_read_only_2thr_p99.txt").read_text()
+    report = parse_logged_run(text.replace("lat (ms,99%): 6.55", "lat (ms,999%): 6.55"), 2)
+    assert report.series["t"] == [2.0] and report.series["p99_ms"] == [6.91]
+    (dropped,) = report.dropped
+    assert dropped.second == "1" and "percentile '999': not a whole number from 0 to 100" in (
+        dropped.why
+    )
