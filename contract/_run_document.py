@@ -380,6 +380,7 @@ class Step(TypedDict):
     threads: Required[int]
     duration_s: Required[float]
     started_at: NotRequired[str]
+    settle: NotRequired[Settle]
     tps: Required[float]
     rows_per_s: NotRequired[float]
     tpcc: NotRequired[TpccStep]

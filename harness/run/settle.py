@@ -1,16 +1,16 @@
-"""Let write debt settle before a workload's first measured step (`[sweep] settle =
-"checkpoint"`), so that step does not pay for the writes of the load, the warm-up or the
-workload before it, and every variant starts from the same state. Mark Callaghan's Insert
-Benchmark waits after its write steps for the same reason.
+"""Let write debt settle before every measured step (`[sweep] settle = "checkpoint"`), so a
+step does not pay for the writes of the load, the warm-up, the workload before it on the same
+server start or the thread level before it, and every variant starts each step from the same
+state. Mark Callaghan's Insert Benchmark waits after its write steps for the same reason.
 
 The wait sets innodb_max_dirty_pages_pct to 0 (InnoDB then flushes every dirty page, and the
-checkpoint follows the flushed pages), waits until the checkpoint age is at most
-CHECKPOINT_SHARE of the redo log capacity (innodb_log_file_size x innodb_log_files_in_group)
-and the dirty pages at most DIRTY_SHARE of the buffer pool's pages, or until the timeout, then
-puts the setting back. 5 % of the capacity is what generator/analysis/write_debt.py lets a
-step climb; 1 % of the pool is the dirty-page target of Callaghan's post-write step
-(harness/workloads/sysbench/postwrite.py). A timeout is no failure: the run goes on, and its
-document says the wait timed out and where the debt stood.
+checkpoint follows the flushed pages), waits until the checkpoint age is at most SETTLED_SHARE
+of the redo log capacity (innodb_log_file_size x innodb_log_files_in_group) and the dirty pages
+at most DIRTY_SETTLED_SHARE of the buffer pool's pages, or until the timeout, then puts the
+setting back. Both shares are generator/analysis/write_debt.py's, the start it judges a write
+step by: a step the harness settled starts where that judgement calls it settled. A timeout is
+no failure: the run goes on, and its document says the wait timed out and where the debt stood.
+After a read-only step the debt is already under both limits: the first reading ends the wait.
 
 The wait polls one SELECT over information_schema.GLOBAL_STATUS once a second (settled_query);
 the replay commands hold the same query in a shell loop, so a reader's replay waits the same
@@ -25,11 +25,10 @@ from collections.abc import Callable
 
 import pymysql
 
+from generator.analysis.write_debt import DIRTY_SETTLED_SHARE, SETTLED_SHARE
 from harness.measure.counters import status_number
 
 RULE = "checkpoint"
-CHECKPOINT_SHARE = 0.05
-DIRTY_SHARE = 0.01
 FLUSH_VARIABLE = "innodb_max_dirty_pages_pct"
 AGE_STATUS = "INNODB_CHECKPOINT_AGE"
 DIRTY_STATUS = "INNODB_BUFFER_POOL_PAGES_DIRTY"
@@ -81,8 +80,8 @@ def settle(
     timeout_s: int,
     client_command: Callable[[str], str],
 ) -> tuple[dict, list[dict[str, str]]]:
-    """Wait for the write debt to settle; returns the run document's "settle" record and the
-    statements run, as purpose/command pairs."""
+    """Wait for the write debt to settle; returns the settle record of the step that follows
+    and the statements run, as purpose/command pairs."""
     done: list[dict[str, str]] = []
     with connect() as conn, conn.cursor() as cursor:
 
@@ -100,8 +99,8 @@ def settle(
         if before["checkpoint_age_kb"] is None or capacity == 0:
             record["note"] = "the server reports no Innodb_checkpoint_age: not waited"
             return record, done
-        age_limit = int(CHECKPOINT_SHARE * capacity)
-        dirty_limit = int(DIRTY_SHARE * pool_pages)
+        age_limit = int(SETTLED_SHARE * capacity)
+        dirty_limit = int(DIRTY_SETTLED_SHARE * pool_pages)
         record["thresholds"] = {"checkpoint_age_kb": age_limit // 1024, "dirty_pages": dirty_limit}
         original = _variable(cursor, FLUSH_VARIABLE)
         record["max_dirty_pages_pct"] = original

@@ -97,22 +97,22 @@ class WorkloadRun:
     def note(self, message: str) -> None:
         self.settings.progress.on_note(message)
 
-    def settle(self) -> None:
-        """[sweep] settle: wait for the write debt to settle (run/settle.py), recorded in the
-        document and among the replay commands."""
+    def settle(self, step: str) -> dict | None:
+        """[sweep] settle: wait for the write debt to settle (run/settle.py) before the measured
+        step named step; returns the step's settle record (None when the campaign does not ask)
+        and adds the wait to the replay commands, in the order it ran."""
         sweep = self.workload.sweep
         if sweep.settle is None:
-            return
-        self.note(
-            f"{self.where('settle')}: write debt settling (at most {sweep.settle_timeout_s} s)"
-        )
+            return None
+        where = self.where(f"{step} settle")
+        self.note(f"{where}: write debt settling (at most {sweep.settle_timeout_s} s)")
         record, commands = settle(
             self.server.connect, sweep.settle_timeout_s, self.server.client_command
         )
-        self.document["settle"] = record
         self.calls.commands += commands
         if record.get("timed_out"):
-            self.note(f"{self.where('settle')}: timed out, measuring anyway: {record['after']}")
+            self.note(f"{where}: timed out, measuring anyway: {record['after']}")
+        return record
 
     # -- the run --
 

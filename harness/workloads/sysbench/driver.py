@@ -50,8 +50,8 @@ class SysbenchDriver:
         return commands.run_argv(binary, self.workload, target, threads, seconds)
 
     def measure(self, run: RunContext) -> None:
-        """Check the query plan, warm up, let write debt settle when asked, then one measured
-        step per thread level."""
+        """Check the query plan, warm up, then one measured step per thread level, each after
+        the write debt settled when the campaign asks."""
         sweep, workload = self.workload.sweep, self.workload
         target = run.server.sysbench_target()
         if project_lua.is_project_test(workload.test):
@@ -59,16 +59,20 @@ class SysbenchDriver:
         if sweep.warmup_seconds:
             argv = self.run_argv(run.sysbench, target, sweep.threads[0], sweep.warmup_seconds)
             run.calls("warm up (not measured)", argv)
-        run.settle()  # after the warm-up, whose writes would otherwise burden the first step
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)
             run.server.check_alive()
+            # after the sleep: the debt of the warm-up, the workload before this one on the
+            # server start or the thread level before is not this step's to pay
+            settled = run.settle(f"{threads} thr")
             where = run.where(f"{threads} thr")
             run.on_step(where, sweep.step_seconds)
             argv = self.run_argv(run.sysbench, target, threads, sweep.step_seconds)
             purpose = f"measure at {threads} thread{'s' if threads > 1 else ''}"
             step = self.measure_step(run, purpose, argv, threads)
+            if settled is not None:
+                step["settle"] = settled
             run.document["steps"].append(step)
             run.on_step_done(
                 f"{where}: {step['tps']:.0f} tps,"

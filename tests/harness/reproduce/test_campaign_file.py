@@ -74,13 +74,24 @@ def test_redacted_credentials_are_left_out_with_a_note(tmp_path):
     assert any(note.startswith("server.my_cnf: report_password") for note in rebuilt.notes)
 
 
-def test_a_run_that_let_write_debt_settle_is_rebuilt_with_the_same_wait(tmp_path):
+@pytest.mark.parametrize("where", ["run", "steps"])
+def test_a_run_that_let_write_debt_settle_is_rebuilt_with_the_same_wait(tmp_path, where):
     run = json.loads((RUNS / COMPLETE[0]).read_text())
-    run["settle"] = {"rule": "checkpoint", "timeout_s": 120,
-                     "before": {"checkpoint_age_kb": 30000, "dirty_pages": 900}}  # fmt: skip
+    record = {"rule": "checkpoint", "timeout_s": 120,
+              "before": {"checkpoint_age_kb": 30000, "dirty_pages": 900}}  # fmt: skip
+    if where == "run":  # recorded before the harness settled before every step
+        run["settle"] = record
+    else:
+        for step in run["steps"]:
+            step["settle"] = record
     rebuilt = rebuild_campaign(run, "run.json", "/usr")
     path = tmp_path / "campaign.toml"
     path.write_text(rebuilt.text)
     (workload,) = load_campaign(path).workloads
     assert workload.sweep.settle == "checkpoint" and workload.sweep.settle_timeout_s == 120
-    assert any("write debt settles first" in note for note in rebuilt.notes)
+    waited = "before each step" if where == "steps" else "before the first step only"
+    assert any(
+        note.startswith("write debt settles before each step (at most 120 s)")
+        and note.endswith(f"the run waited {waited}")
+        for note in rebuilt.notes
+    )

@@ -3,8 +3,6 @@ writes leave a checkpoint age and dirty pages, then the wait."""
 
 from __future__ import annotations
 
-import re
-from html import unescape
 from pathlib import Path
 
 import pytest
@@ -14,7 +12,6 @@ from harness.run import settle as settle_module
 from harness.run.settle import settle
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.cli_runs import run_cli, write_campaign
-from tests.helpers.site_build import build_with_article
 
 pytestmark = pytest.mark.server
 
@@ -69,7 +66,7 @@ def test_settle_waits_the_debt_away_and_restores_the_setting(box):
 def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeypatch):
     original = _max_dirty_pct(box)
     _write(box, "b")
-    monkeypatch.setattr(settle_module, "DIRTY_SHARE", -1.0)  # a limit no server reaches
+    monkeypatch.setattr(settle_module, "DIRTY_SETTLED_SHARE", -1.0)  # a limit no server reaches
     record, commands = settle(box.connect, 2, box.client_command)
     assert record["timed_out"] is True and record["waited_s"] >= 2
     assert record["after"]["dirty_pages"] is not None
@@ -77,8 +74,10 @@ def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeyp
     assert commands[-1]["purpose"] == "settle write debt: restore innodb_max_dirty_pages_pct"
 
 
-def test_a_campaign_with_settle_records_the_wait_before_the_first_step(tmp_path):
-    campaign = write_campaign(tmp_path, threads="[1]", seconds=1)
+def test_a_campaign_with_settle_records_a_wait_before_every_step(tmp_path):
+    """Two write workloads on one server start, two steps each: every step has its own wait,
+    run right before it, and starts at or under the limits."""
+    campaign = write_campaign(tmp_path, threads="[1, 2]", seconds=1)
     text = campaign.read_text().replace(
         "sleep_seconds = 0\n",
         'sleep_seconds = 0\nsettle = "checkpoint"\nsettle_timeout_seconds = 60\n',
@@ -89,30 +88,20 @@ def test_a_campaign_with_settle_records_the_wait_before_the_first_step(tmp_path)
     runs, problems = contract.validate_dir(tmp_path / "data")
     assert problems == [] and len(runs) == 2
     for run in runs:
-        record = run["settle"]
-        assert record["rule"] == "checkpoint" and record["timeout_s"] == 60
-        assert record["timed_out"] is False
-        assert record["after"]["dirty_pages"] <= record["thresholds"]["dirty_pages"]
-        assert (
-            record["max_dirty_pages_pct"]
-            == run["server"]["variables"]["innodb_max_dirty_pages_pct"]
-        )
-        purposes = [c["purpose"] for c in run["reproduce"]["commands"]]
-        settled = [i for i, p in enumerate(purposes) if p.startswith("settle write debt")]
-        measured = [i for i, p in enumerate(purposes) if p.startswith("measure at")]
-        assert len(settled) == 3 and max(settled) < min(measured)
-
-    # the run page says what the wait did, and the replay does the same wait
-    body = f'{{{{< ratios campaign="{runs[0]["campaign"]["id"]}" >}}}}'
-    public = build_with_article(tmp_path / "site", body, [tmp_path / "data"])
-    page = public / "runs" / runs[0]["id"] / "index.html"
-    text = " ".join(unescape(re.sub(r"<[^>]+>", " ", page.read_text())).split())
-    record = runs[0]["settle"]
-    assert "Write debt settled in" in text and "s (at most 60): checkpoint age" in text
-    restored = record["max_dirty_pages_pct"]
-    assert f"innodb_max_dirty_pages_pct at 0 for the wait and {restored} again" in text
-    replay = (public / "runs" / runs[0]["id"] / "replay.sh").read_text()
-    assert (
-        "SET GLOBAL innodb_max_dirty_pages_pct = 0" in replay
-        and "for second in $(seq 60)" in replay
-    )
+        assert "settle" not in run  # each step holds its own
+        for step in run["steps"]:
+            record = step["settle"]
+            assert record["rule"] == "checkpoint" and record["timeout_s"] == 60
+            assert record["timed_out"] is False
+            for debt in ("checkpoint_age_kb", "dirty_pages"):
+                assert record["after"][debt] <= record["thresholds"][debt]
+            assert (
+                record["max_dirty_pages_pct"]
+                == run["server"]["variables"]["innodb_max_dirty_pages_pct"]
+            )
+        # flush, wait, restore before each step's measure command, after the step before
+        purposes = [c["purpose"].split(":")[0] for c in run["reproduce"]["commands"]]
+        order = [p for p in purposes if p in ("settle write debt", "measure at 1 thread",
+                                               "measure at 2 threads")]  # fmt: skip
+        assert order == [*["settle write debt"] * 3, "measure at 1 thread",
+                         *["settle write debt"] * 3, "measure at 2 threads"]  # fmt: skip
