@@ -1,9 +1,10 @@
 """The disclosure box of run and campaign pages: everything a reader needs to judge a number
 before reading it. Server options that are not at their build's compiled default (set in my.cnf
 or derived by the server from one that is), data size against the buffer pool, repeats, the
-warm-up cut and the steps that failed the steady-state or client-load tests. A campaign's box
-lists its runs as one compact table (workload and variant by pass), each run linked and marked
-with its flagged steps, rather than a line of run ids."""
+warm-up cut and the flagged steps: every flag of the steps' verdicts
+(generator/analysis/verdict.py), whatever its kind, counted by kind. A campaign's box lists its
+runs as one compact table (workload and variant by pass), each run linked and marked with its
+flagged steps by kind, rather than a line of run ids."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from generator.analysis import stats as _stats
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant
 from generator.analysis.repeats import group_by_cell, pass_list, repeat_index
+from generator.analysis.verdict import FLAG_KINDS, flag_counts
+from generator.pages.step_flags import flag_summary, legend
 
 
 def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
@@ -52,16 +55,12 @@ def _client_judged(trust: list[dict[str, Any]]) -> bool:
 
 
 def _flagged(trust: list[dict[str, Any]]) -> dict[str, Any]:
-    """The thread levels (or Insert Benchmark steps) the steady-state and client-load tests
-    flagged, and where they are in words."""
-    unstable = [entry for entry in trust if entry["steady"] is False]
-    client_bound = [entry for entry in trust if entry["client"] and entry["client"]["saturated"]]
-    return {
-        "unstable": [entry.get("threads", entry.get("step")) for entry in unstable],
-        "unstable_at": _where(unstable),
-        "client_bound": [entry["threads"] for entry in client_bound],
-        "client_bound_at": _where(client_bound),
-    }
+    """The run's flagged steps: the summary line (step_flags.flag_summary) and, per kind, the
+    thread levels (or Insert Benchmark steps) that carry it, in words."""
+    summary = flag_summary([entry["flags"] for entry in trust])
+    for kind in summary["kinds"]:
+        kind["at"] = _where([e for e in trust if kind["kind"] in {f["kind"] for f in e["flags"]}])
+    return summary
 
 
 def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, Any]:
@@ -74,7 +73,7 @@ def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, A
         "trim_rule": run["workload"].get("trim_seconds") is None,
         "steps": len(trust),
         "client_judged": _client_judged(trust),
-        **_flagged(trust),
+        "flags": _flagged(trust),
     }
 
 
@@ -90,9 +89,10 @@ def campaign_disclosure(
     flagged = []
     for run in sorted(runs, key=lambda run: run["id"]):
         flags = _flagged(trust[run["id"]])
-        if flags["unstable"] or flags["client_bound"]:
+        if flags["flagged"]:
             flagged.append({"id": run["id"], **flags})
-    steps = sum(len(trust[run["id"]]) for run in runs)
+    every_step = [entry["flags"] for run in runs for entry in trust[run["id"]]]
+    counts = flag_counts(every_step)
     return {
         # Imported runs without per-second samples: no steady-state or client verdict.
         "unjudged_runs": sum(1 for run in runs if "origin" in run and not trust[run["id"]]),
@@ -108,11 +108,15 @@ def campaign_disclosure(
         "probed": all(entries is not None for entries in by_variant.values()),
         "repeats": max((run.get("repeat", {}).get("of", 1) for run in runs), default=1),
         "trim_rule": _stats.TRIM_RULE,
-        "steps": steps,
+        "steps": len(every_step),
         "client_judged": any(_client_judged(trust[run["id"]]) for run in runs),
+        "flags": flag_summary(every_step),
+        "flag_kinds": legend(),  # the labels a `value` mark names its cell's flags by
         "flagged_runs": flagged,
-        "unstable_steps": sum(len(entry["unstable"]) for entry in flagged),
-        "client_bound_steps": sum(len(entry["client_bound"]) for entry in flagged),
+        # every kind, 0 included, so an article's `fact` of a kind's count always resolves
+        "flag_counts": {kind: counts.get(kind, 0) for kind in FLAG_KINDS},
+        "unstable_steps": counts.get("unsteady", 0),
+        "client_bound_steps": counts.get("client", 0),
     }
 
 
@@ -141,7 +145,8 @@ def run_table(
             if cell is None:
                 continue
             entries = [
-                {**entry, **_flagged(trust.get(entry["id"], []))} for entry in pass_list(cell)
+                {**entry, "flags": _flagged(trust.get(entry["id"], []))}
+                for entry in pass_list(cell)
             ]
             rows.append(
                 {

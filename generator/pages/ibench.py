@@ -5,8 +5,10 @@ per-step charts (generator/figures/ibench.py) need beside them.
 
 A q step whose background insert rate fell below 95 % of its target did not measure what it
 claims to: its cells are marked `sustained: false` and the templates grey them. A step whose
-per-second headline rate failed the steady-state test (generator/analysis/trust.py) carries its
-verdict in its row, and a campaign cell counts the runs whose step failed it (`unsteady_runs`).
+per-second headline rate was judged (generator/analysis/trust.py) carries its verdict, flags
+included (generator/analysis/verdict.py), in its row; a campaign cell counts the flags of its
+runs' step as a ratio cell does (`flags`, analysis/ratios.py pass_flags) and the runs whose
+step is unsteady (`unsteady_runs`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps, is_ibench
-from generator.analysis.ratios import stat_cell, variant_order
+from generator.analysis.ratios import pass_flags, stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
 from generator.analysis.trust import ibench_kept, ibench_step_trust
 from generator.hugo.site_contract import step_slug
@@ -171,14 +173,19 @@ def _cell(variant: str, found: list[IbenchStep], base: dict[str, Any] | None) ->
     cell = stat_cell(variant, stats, base, True)
     flags = [sustained(step) for step in found]
     cell["sustained"] = None if not flags or None in flags else all(flags)
-    verdicts = [trust["steady"] for step in found if (trust := ibench_step_trust(step))]
-    cell["unsteady_runs"] = verdicts.count(False)
+    flag_lists = [trust["flags"] for step in found if (trust := ibench_step_trust(step))]
+    cell["flags"] = pass_flags({"flags": flag_lists})
+    cell["unsteady_runs"] = sum(1 for flags in flag_lists if "unsteady" in _kinds(flags))
     if found and "background" in found[0]:
         cell["target"] = found[0]["background"]["target_inserts_per_s"]
         cell["achieved"] = spread(
             [step["background"]["achieved_inserts_per_s"] for step in found]
         )["median"]
     return cell
+
+
+def _kinds(flags: list[dict[str, Any]]) -> set[str]:
+    return {flag["kind"] for flag in flags}
 
 
 def campaign_report(runs: list[RunDocument]) -> dict[str, Any] | None:

@@ -1,7 +1,8 @@
 """The facts a run page states beside its numbers (in its page file, pages/run_page.py): its
-host, buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's trust,
-the disclosure box, the server's build origin, the code that measured it, the my.cnf options
-the harness replaced, the headline figure lists show for it, and the plain settings an earlier
+host, buffer pool fit, the runs of its campaign cell (repeat passes and re-runs), each step's
+trust (with its verdict's flags), the flag kinds the step table's legend explains, the
+disclosure box, the server's build origin, the code that measured it, the my.cnf options the
+harness replaced, the headline figure lists show for it, and the plain settings an earlier
 harness recorded as redacted."""
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from generator.pages.origin import origin_facts
 from generator.pages.overrides import harness_overrides
 from generator.pages.provenance import provenance_facts
 from generator.pages.run_label import run_headline
+from generator.pages.step_flags import legend
 
 
 def run_facts(
@@ -30,6 +32,7 @@ def run_facts(
         "memory": memory_fit(run),
         "passes": pass_list(cell),
         "trust": trust,
+        "flag_kinds": legend(),
         "disclosure": run_disclosure(run, trust),
         "build": build_of(run),
         "provenance": provenance_facts(run),
