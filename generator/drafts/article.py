@@ -1,6 +1,7 @@
 """An article draft for one campaign (templates/article.md.j2): front matter from its runs, a
-tl;dr naming exactly the cells its campaign page colours, the setup, one section per workload
-in the form its kind of report takes, and the Reproduce section. Every figure is a shortcode;
+tl;dr naming exactly the cells its campaign page colours, the setup with the campaign's flagged
+steps by kind (the verdict of generator/analysis/verdict.py, as its disclosure counts them), one
+section per workload in the form its kind of report takes, and the Reproduce section. Every figure is a shortcode;
 the author replaces the marked placeholders with the analysis."""
 
 from __future__ import annotations
@@ -280,6 +281,8 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "fold_diff": _configured_differences(summary) > FOLD_DIFF_OVER,
         "host_run": reproduced if "origin" not in reproduced else None,
         "measured": any("origin" not in run for run in runs),
+        # the kinds the campaign's steps carry (its disclosure's count, verdict.flag_counts)
+        "flag_kinds": summary["disclosure"]["flags"]["kinds"],
         "ibench_only": all(is_ibench(run) for run in runs),
         "sections": _sections(summary, runs),
         "reproduced": reproduced,

@@ -115,6 +115,7 @@ def campaign_disclosure(
         "flagged_runs": flagged,
         # every kind, 0 included, so an article's `fact` of a kind's count always resolves
         "flag_counts": {kind: counts.get(kind, 0) for kind in FLAG_KINDS},
+        # two kinds' counts under the names published articles cite them by (`fact`)
         "unstable_steps": counts.get("unsteady", 0),
         "client_bound_steps": counts.get("client", 0),
     }
