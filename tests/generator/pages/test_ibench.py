@@ -10,6 +10,8 @@ import pytest
 
 from contract import is_ibench
 from generator.analysis import stats as _stats
+from generator.analysis.trust import ibench_step_trust
+from generator.analysis.verdict import flag_counts, step_flags
 from generator.figures.ibench import ibench_figures
 from generator.pages.ibench import campaign_report, headline, run_report
 
@@ -99,7 +101,9 @@ def test_steps_with_a_per_second_rate_carry_the_steady_state_verdict(ibench_runs
     assert verdict["steady"] is False and verdict["drift"] > _stats.DRIFT_LIMIT
     assert verdict == {**_stats.steady_state(_stats.kept(ramp, verdict["trim_s"])),
                        "step": query["step"], "trim_s": verdict["trim_s"],
-                       "write_debt": None, "client": None}  # fmt: skip
+                       "write_debt": None, "client": None,
+                       "flags": step_flags(verdict, query.get("os", {}).get("cpu_steal_pct"))}  # fmt: skip
+    assert "unsteady" in [flag["kind"] for flag in verdict["flags"]]
     others = [r for r in ibench_runs if r["variant"] == run["variant"] and r["id"] != run["id"]]
     (workload,) = campaign_report([*others, run])["workloads"]
     cell = workload["rows"][0]["cells"][workload["steps"].index(query["step"])]
@@ -114,3 +118,16 @@ def test_steps_with_a_per_second_rate_carry_the_steady_state_verdict(ibench_runs
         is False
     ]
     assert cell["unsteady_runs"] == len(unsteady) >= 1
+    # the cell counts its runs' flags of every kind, as a ratio cell does (ratios.pass_flags)
+    flags = [
+        trust["flags"]
+        for r in [*others, run]
+        for s in r["steps"]
+        if s["step"] == query["step"] and (trust := ibench_step_trust(s))
+    ]
+    assert cell["flags"] == {
+        "passes": len(flags),
+        "flagged": sum(1 for found in flags if found),
+        "kinds": flag_counts(flags),
+    }
+    assert cell["flags"]["kinds"]["unsteady"] == cell["unsteady_runs"]
