@@ -32,6 +32,7 @@ from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.monitor import family_rules
 from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
+from generator.pages.run_sequence import earlier_runs
 from generator.pages.schema_doc import schema_docs
 from generator.replay.script import replay_script
 
@@ -118,18 +119,22 @@ def site_wide_files(pieces: Pieces) -> dict[str, bytes]:
 
 
 def files_of_run(
-    run: RunDocument, cell: list[RunDocument], original: RunDocument | None
+    run: RunDocument,
+    cell: list[RunDocument],
+    original: RunDocument | None,
+    start: list[RunDocument] | None = None,
 ) -> dict[str, bytes]:
     """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell;
-    original: the run it reproduces, when in the archive); its run.json and stored diff are
-    copied by hugo_inputs."""
+    original: the run it reproduces, when in the archive; start: the runs of its server start,
+    analysis.server_starts, when known); its run.json and stored diff are copied by
+    hugo_inputs."""
     trust = run_trust(run)
     figures = {}
     if run["steps"]:
         figures = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
         figures.update(monitor_figures(run))
     # "figures": the names its charts may use (_partials/chart.html)
-    page = {**run_page(run, cell, trust, original), "figures": list(figures)}
+    page = {**run_page(run, cell, trust, original, start), "figures": list(figures)}
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
         site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),
@@ -142,7 +147,8 @@ def files_of_run(
     if "my_cnf" in run["server"]:
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
     if "reproduce" in run:
-        files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run).encode()
+        earlier = earlier_runs(run, start or [run])
+        files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run, earlier).encode()
     return _with_figures(
         files, {site.run_figure(run["id"], name): figure for name, figure in figures.items()}
     )
@@ -187,8 +193,10 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
     derives from. code: the code version (cache_keys.code_version) every key starts from."""
     stamp = {run.id: f"{run.id} {run.digest}" for run in runs}
     cells: dict[tuple[str, str, str], list[PlannedRun]] = {}
+    starts: dict[str, list[PlannedRun]] = {}
     for run in sorted(runs, key=lambda run: run.outline["order"]):  # as repeats.group_by_cell
         cells.setdefault(run.outline["cell"], []).append(run)
+        starts.setdefault(run.outline["start"], []).append(run)
     site_key = key(code, stamp.values())
     by_id = {run.id: run for run in runs}
     found = [Derivation("site", "site", site_key, site_wide_files, joins=("campaign",))]
@@ -196,13 +204,14 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
         cell = cells[run.outline["cell"]]
         reproduced = run.outline["reproduces"]
         original = by_id.get(reproduced) if reproduced else None
-        inputs = [stamp[other.id] for other in cell + ([original] if original else [])]
+        start = starts[run.outline["start"]]
+        inputs = [stamp[other.id] for other in cell + start + ([original] if original else [])]
         found.append(
             Derivation(
                 "run",
                 run.id,
                 key(code, inputs, stamp[run.id]),
-                partial(_run_unit, run, cell, original),
+                partial(_run_unit, run, cell, original, start),
             )
         )
         # raises when the stored diff is missing or altered
@@ -227,12 +236,20 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
 
 
 def _run_unit(
-    run: PlannedRun, cell: list[PlannedRun], original: PlannedRun | None
+    run: PlannedRun,
+    cell: list[PlannedRun],
+    original: PlannedRun | None,
+    start: list[PlannedRun],
 ) -> dict[str, bytes]:
-    documents = {other.id: read_document(other) for other in cell}
+    documents = {other.id: read_document(other) for other in cell + start}
     doc, raw = documents[run.id]
     reproduced = read_document(original)[0] if original else None
-    files = files_of_run(doc, [other for other, _ in documents.values()], reproduced)
+    files = files_of_run(
+        doc,
+        [documents[other.id][0] for other in cell],
+        reproduced,
+        [documents[other.id][0] for other in start],
+    )
     return {site.run_static(run.id, site.RUN_DOCUMENT): raw, **files}
 
 

@@ -20,6 +20,7 @@ from typing import Any, NamedTuple, TypedDict, cast
 
 import contract
 from generator.analysis.repeats import cell_key, repeat_index
+from generator.analysis.server_starts import start_key
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import document_digest, key
 from generator.hugo.errors import InvalidData
@@ -38,6 +39,7 @@ class RunOutline(TypedDict):
     terms: dict[str, str]  # pages/run_terms.run_terms
     diff: dict[str, str] | None  # provenance_files.snapshot_diff
     reproduces: str | None  # the id of the run it reproduces, if any
+    start: str  # analysis.server_starts.start_key, as JSON: the runs of its server start
 
 
 class PlannedRun(NamedTuple):
@@ -69,6 +71,7 @@ def outline_of(run: contract.RunDocument) -> RunOutline:
         "terms": run_terms(run),
         "diff": snapshot_diff(run),
         "reproduces": run["reproduces"]["run_id"] if "reproduces" in run else None,
+        "start": json.dumps(start_key(run)),
     }
 
 

@@ -41,6 +41,7 @@ from generator.pages.numbers import format_number
 from generator.pages.packed_rows import packed, packed_table
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import run_headline, run_name
+from generator.pages.run_sequence import earlier_runs, run_sequence
 from generator.pages.run_tables import run_tables
 from generator.pages.run_terms import run_terms
 from generator.pages.step_tables import TABLED_STEP_FIELDS, step_tables
@@ -84,17 +85,20 @@ def run_page(
     cell: list[RunDocument],
     trust: list[dict[str, Any]],
     original: RunDocument | None,
+    start: list[RunDocument] | None = None,
 ) -> dict[str, Any]:
     """The run page's one file. cell: its campaign cell's runs (analysis.repeats.group_by_cell);
     trust: its step trust (analysis.trust.run_trust); original: the run it reproduces, when the
-    archive holds it."""
+    archive holds it; start: the runs of its server start (analysis.server_starts), the run
+    alone when not given."""
     measured = bool(run["steps"])
     facts = run_facts(run, cell, trust)
     return {
         "run": page_document(run),
         "facts": facts,
         "variables_key": variables_key(run, facts),
-        "replay": replay_page(run),
+        "replay": replay_page(run, earlier_runs(run, start or [run])),
+        "sequence": run_sequence(run, start or [run]),
         "tables": packed_tables(run_tables(run)) if measured else None,
         # an Insert Benchmark run shows its steps in its own report
         "step_tables": packed_tables(step_tables(run))

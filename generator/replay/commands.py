@@ -118,3 +118,42 @@ def _derived_copy(run: RunDocument, start: str) -> list[ReplayCommand]:
     return [
         {"purpose": purpose, "command": command, "derived": True} for purpose, command in derived
     ]
+
+
+# The last commands of a server start that every run on it records: the start on the copy of the
+# loaded data and the sampled metrics it enabled.
+_START_ENDS = (_START_PURPOSE, "enable a sampled InnoDB metric")
+
+
+def _shared_start(first: list[ReplayCommand], own: list[ReplayCommand]) -> int:
+    """How many leading commands two runs of one server start share: the load and the start,
+    up to the last start or metric enable both recorded alike (after it, a settle wait may
+    read the same in both and still be each run's own)."""
+    shared = 0
+    for index, (one, other) in enumerate(zip(first, own, strict=False)):
+        if one != other:
+            break
+        if one["purpose"].startswith(_START_ENDS):
+            shared = index + 1
+    return shared
+
+
+def start_commands(run: RunDocument, earlier: list[RunDocument]) -> list[ReplayCommand]:
+    """The commands of a run as it ran on its server start, earlier: the runs that ran on that
+    start before it, in order (analysis/server_starts.py). Each run records the load and the
+    start as if it were alone on the server; the harness started it once. So the replay runs
+    the load and the start once, then each earlier run's own commands (its workload named in
+    their purposes), then this run's: a replay measures the server in the state the run found."""
+    own = replay_commands(run)
+    theirs = [replay_commands(other) for other in earlier]
+    shares = [_shared_start(commands, own) for commands in theirs]
+    if not earlier or 0 in shares:  # alone, or not the same recorded start: the run alone
+        return own
+    commands = own[: shares[0]]
+    for other, recorded, shared in zip(earlier, theirs, shares, strict=True):
+        name = other["workload"]["name"]
+        commands += [
+            {**command, "purpose": f"before this run, {name}: {command['purpose']}"}
+            for command in recorded[shared:]
+        ]
+    return commands + own[shares[0] :]

@@ -1,6 +1,9 @@
 """A run's replay.sh (templates/replay.sh.j2) and what its run page lists: the variables a reader
 edits and the commands in them (commands.py).
 
+A run that ran after others on its server start (analysis/server_starts.py) is replayed after
+them, on one start, as it ran (commands.start_commands); both take those runs as `earlier`.
+
 A run on a server mybench did not start cannot be replayed by a script: its configuration came
 from that server's own files, and its commands name that server. The script then says so and
 exits, and the page says why.
@@ -18,7 +21,7 @@ from contract.replay_variables import PRISTINE, reference
 from generator.replay.commands import (
     ReplayCommand,
     admin_client,
-    replay_commands,
+    start_commands,
     tuned_my_cnf,
 )
 from generator.text_templates import text_templates
@@ -26,6 +29,11 @@ from generator.text_templates import text_templates
 _TEMPLATES = text_templates(Path(__file__).parent / "templates")
 # A basedir inside a checkout (fetched by `make servers`) is found under the reader's REPO.
 _IN_CHECKOUT = re.compile(r".*/(\.servers/.+)")
+
+
+class EarlierRun(TypedDict):
+    id: str
+    workload: str
 
 
 class ReplayPage(TypedDict):
@@ -36,6 +44,7 @@ class ReplayPage(TypedDict):
     variables: str  # the top of replay.sh: what to edit, and what follows from it
     commands: list[ReplayCommand]
     derived: bool  # some commands were added for a document that did not record them
+    earlier: list[EarlierRun]  # the runs replayed before it on its server start
 
 
 def not_replayable(run: RunDocument) -> str:
@@ -62,8 +71,12 @@ def _variables_context(run: RunDocument, commands: list[ReplayCommand]) -> dict[
     }
 
 
-def replay_script(run: RunDocument) -> str:
-    """The whole replay.sh of a run."""
+def _earlier(earlier: list[RunDocument]) -> list[EarlierRun]:
+    return [{"id": other["id"], "workload": other["workload"]["name"]} for other in earlier]
+
+
+def replay_script(run: RunDocument, earlier: list[RunDocument] | None = None) -> str:
+    """The whole replay.sh of a run (earlier: the runs before it on its server start)."""
     reason = not_replayable(run)
     context: dict[str, object] = {
         "run_id": run["id"],
@@ -72,9 +85,10 @@ def replay_script(run: RunDocument) -> str:
         "harness_command": run["reproduce"]["harness_command"],
         "replayable": not reason,
         "reason": reason,
+        "earlier": _earlier(earlier or []),
     }
     if not reason:
-        commands = replay_commands(run)
+        commands = start_commands(run, earlier or [])
         context |= _variables_context(run, commands)
         context |= {
             "tuned_my_cnf": tuned_my_cnf(run["server"]["my_cnf"]),
@@ -85,7 +99,7 @@ def replay_script(run: RunDocument) -> str:
     return _TEMPLATES.get_template("replay.sh.j2").render(context)
 
 
-def replay_page(run: RunDocument) -> ReplayPage:
+def replay_page(run: RunDocument, earlier: list[RunDocument] | None = None) -> ReplayPage:
     """The run page's Reproduce list: the same variables and commands as its replay.sh."""
     reason = not_replayable(run)
     if reason:
@@ -95,8 +109,9 @@ def replay_page(run: RunDocument) -> ReplayPage:
             "variables": "",
             "commands": [],
             "derived": False,
+            "earlier": [],
         }
-    commands = replay_commands(run)
+    commands = start_commands(run, earlier or [])
     context = _variables_context(run, commands)
     variables = _TEMPLATES.get_template("variables.sh.j2").render(context)
     return {
@@ -105,4 +120,5 @@ def replay_page(run: RunDocument) -> ReplayPage:
         "variables": variables,
         "commands": commands,
         "derived": any(command["derived"] for command in commands),
+        "earlier": _earlier(earlier or []),
     }

@@ -1,0 +1,85 @@
+"""How a run went, for its page's "How the run went" section (layouts/_partials/run/sequence.html):
+which server start it ran on and after which runs (analysis/server_starts.py), what data that
+start began from, and before each step whether the harness waited for write debt to settle and
+what the wait found (harness/run/settle.py).
+
+A run that ran second on its start inherited what the first left: its buffer pool, its write
+debt. The page says so, with links, so a reader does not take it for a fresh start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, cast
+
+from contract import RunDocument, is_ibench
+from generator.analysis.server_starts import server_starts
+
+# What a server start began from, by workload.data_origin.method (None: no data_origin).
+STARTED_ON = {
+    "restored": "a copy of the loaded data",
+    "prepared": "data loaded in place on that server",
+    None: "data its workload created",
+}
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th ... 11th, 12th, 13th ... 21st."""
+    suffix = (
+        "th"
+        if number % 100 in (11, 12, 13)
+        else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def _step_label(step: Mapping[str, Any]) -> str:
+    if "step" in step:  # an Insert Benchmark step
+        return str(step["step"])
+    threads = step["threads"]
+    return f"{threads} thread{'s' if threads > 1 else ''}"
+
+
+def _link(run: RunDocument) -> dict[str, str]:
+    return {"id": run["id"], "workload": run["workload"]["name"]}
+
+
+def _runs_of_start(run: RunDocument, start: list[RunDocument]) -> tuple[int, list[RunDocument]]:
+    """The run's position on its server start (1 for the first) and the start's runs in the
+    order they ran."""
+    shared = server_starts([run, *(other for other in start if other["id"] != run["id"])])
+    mine = shared[run["id"]]
+    by_id = {other["id"]: other for other in start} | {run["id"]: run}
+    return mine["position"], [by_id[run_id] for run_id in mine["runs"]]
+
+
+def earlier_runs(run: RunDocument, start: list[RunDocument]) -> list[RunDocument]:
+    """The runs that ran before this one on its server start, in order. start: the runs that
+    may share it (its own included; those of other starts are ignored)."""
+    position, runs = _runs_of_start(run, start)
+    return runs[: position - 1]
+
+
+def run_sequence(run: RunDocument, start: list[RunDocument]) -> dict[str, Any]:
+    """The section's facts. start: as for earlier_runs."""
+    position, runs = _runs_of_start(run, start)
+    method = run["workload"].get("data_origin", {}).get("method")
+    steps = [cast("Mapping[str, Any]", step) for step in run["steps"]]
+    # a run recorded before the harness settled before every step waited before its first one
+    settles = [
+        step.get("settle", run.get("settle") if index == 0 else None)
+        for index, step in enumerate(steps)
+    ]
+    return {
+        "position": ordinal(position),
+        "count": len(runs),
+        "before": [_link(other) for other in runs[: position - 1]],
+        "after": [_link(other) for other in runs[position:]],
+        "started_on": STARTED_ON[method],
+        "steps": [
+            {"label": _step_label(step), "settle": settle}
+            for step, settle in zip(steps, settles, strict=True)
+        ],
+        "settled": any(settle is not None for settle in settles),
+        "own_waits": is_ibench(run),  # the Insert Benchmark's waits are its report's
+    }
