@@ -1,5 +1,5 @@
 // Point drill-down: clicking a point of a threads chart opens, under the chart, that step's
-// per-second series (TPS, p95 latency, and the monitoring families the run sampled), read from
+// per-second series (TPS, latency, and the monitoring families the run sampled), read from
 // the run's published run.json. A point says what it stands for in its customdata:
 // [threads, run id, run id ...] (several runs when it is the median of repeats).
 import { element, fetchJson } from './dom.js';
@@ -33,14 +33,24 @@ function monitorFamilies(step, rules) {
   return families.filter(([, , metrics]) => metrics.length);
 }
 
+// The step's per-second latency as [percentile, values], named by the percentile its lines
+// report: p95_ms as the harness runs sysbench, p99_ms from a log written with --percentile=99;
+// null for a log at --percentile=0, whose lines report none.
+function latencySeries(series) {
+  const name = Object.keys(series).find((key) => /^p[0-9]+_ms$/.test(key));
+  return name ? [name.slice(0, -3), series[name]] : null;
+}
+
 function seriesTable(step) {
   const table = element('table', { class: 'num' });
   const head = table.createTHead().insertRow();
-  for (const name of ['second', 'TPS', 'QPS', 'p95 (ms)']) head.append(element('th', { scope: 'col' }, name));
+  const latency = latencySeries(step.series);
+  const names = ['second', 'TPS', 'QPS', ...(latency ? [`${latency[0]} (ms)`] : [])];
+  for (const name of names) head.append(element('th', { scope: 'col' }, name));
   const body = table.createTBody();
   step.series.t.forEach((t, i) => {
     const row = body.insertRow();
-    for (const value of [t, step.series.tps[i], step.series.qps[i], step.series.p95_ms[i]]) {
+    for (const value of [t, step.series.tps[i], step.series.qps[i], ...(latency ? [latency[1][i]] : [])]) {
       row.insertCell().textContent = formatNumber(value);
     }
   });
@@ -68,11 +78,16 @@ async function drawStep(panel, options, run, threads) {
     body.append(element('p', {}, 'This run has no step at this thread count.'));
     return;
   }
+  if (!step.series) { // an imported step: a published figure, or a log without interval lines
+    body.append(element('p', {}, 'This step has no per-second samples: its source did not record them.'));
+    return;
+  }
   const t = step.series.t;
   const line = (label, y) => ({ name: label, x: t, y, mode: 'lines+markers', type: 'scatter' });
+  const latency = latencySeries(step.series);
   const charts = [
     ['TPS per second', [line('TPS', step.series.tps)], 'transactions per second'],
-    ['p95 latency per second', [line('p95', step.series.p95_ms)], 'latency (ms)'],
+    ...(latency ? [[`${latency[0]} latency per second`, [line(latency[0], latency[1])], 'latency (ms)']] : []),
     ...monitorFamilies(step, options.families).map(([title, unit, metrics]) => [
       title,
       metrics.map(([metric, values]) => ({
