@@ -1,4 +1,5 @@
-"""Per-step trust facts of a run (generator/analysis/trust.py) on hand-made steps."""
+"""Per-step trust facts of a run (generator/analysis/trust.py) on hand-made steps, each entry with
+its verdict's flags (generator/analysis/verdict.py)."""
 
 from generator.analysis.trust import run_trust
 
@@ -22,6 +23,7 @@ def test_warm_up_is_cut_and_the_rest_judged():
     assert trust["trim_s"] == 2 and trust["seconds"] == 20 and trust["tps_kept"] == 100.0
     assert trust["steady"] is True
     assert trust["client"] == {"cpu_pct": 50.0, "cpus": 1, "saturated": False}
+    assert trust["write_debt"] is None and trust["flags"] == []  # fit
 
 
 def test_campaign_override_and_a_saturated_pinned_client():
@@ -29,6 +31,8 @@ def test_campaign_override_and_a_saturated_pinned_client():
     (trust,) = run_trust(run(tps, client=[95.0] * 10, trim=0))
     assert trust["trim_s"] == 0 and trust["tps_kept"] == 86.0
     assert trust["client"]["saturated"] is True
+    # no warm-up cut: the first two seconds make it unsteady too
+    assert [flag["kind"] for flag in trust["flags"]] == ["unsteady", "client"]
 
 
 def test_insert_benchmark_steps_are_judged_on_their_headline_rate_by_name():
@@ -51,3 +55,4 @@ def test_insert_benchmark_steps_are_judged_on_their_headline_rate_by_name():
     assert (load["step"], load["steady"], load["trim_s"]) == ("l.i0", True, 2)
     assert (query["step"], query["steady"]) == ("qr100", False)  # its queries/s, not its inserts
     assert query["client"] is None and query["write_debt"] is None
+    assert load["flags"] == [] and [flag["kind"] for flag in query["flags"]] == ["unsteady"]

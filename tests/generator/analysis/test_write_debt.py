@@ -1,5 +1,10 @@
 """The write-debt rules (generator/analysis/write_debt.py) on crafted series and on the fixture
-documents."""
+documents: a write step inherits debt when it starts above the settled checkpoint age, and is
+transient when its debt is still growing or reaches its ceiling in the second half of the kept
+window; each is a flag of the step's verdict (generator/analysis/verdict.py).
+
+The crafted step runs 21 s: the warm-up cut keeps the last 19 samples of each series, and the
+step's first sample less the redo of that second (4 MB) is where it started."""
 
 from __future__ import annotations
 
@@ -49,42 +54,79 @@ def verdict(document: dict) -> dict | None:
     return trust["write_debt"]
 
 
-def test_a_climbing_checkpoint_age_is_write_debt_with_its_figures():
-    debt = verdict(run([10 + 3 * second for second in range(10)]))  # 10 -> 37 MB of 256
-    assert debt is not None and debt["steady"] is False
-    assert debt["reasons"] == ["checkpoint age climbs"]
-    assert debt["checkpoint_mb"] == [10, 37] and debt["capacity_mb"] == 256
-    assert debt["async_mb"] == round(256 * write_debt.ASYNC_SHARE)
+def kinds(document: dict) -> list[str]:
+    """The kinds of the step's flags (its TPS is flat and no client or steal is recorded: only
+    write debt can flag it)."""
+    (trust,) = run_trust(document)
+    return [flag["kind"] for flag in trust["flags"]]
 
 
-def test_a_flat_checkpoint_age_well_under_the_flush_point_is_steady():
-    debt = verdict(run([40, 42, 39, 41, 40, 43, 40, 41, 42, 40]))
+SAW_TOOTH = [60, 57, 61, 59, 60, 58, 61, 60, 59, 57, 60, 61, 59, 60, 58, 60]
+
+
+def test_a_debt_that_reaches_its_ceiling_early_and_holds_is_fit():
+    document = run([2, 20, 40, 58, *SAW_TOOTH])  # 20 -> 60 MB of 256 in 2 s, then flat
+    debt = verdict(document)
     assert debt is not None and debt["steady"] is True and debt["reasons"] == []
+    assert (debt["inherited"], debt["transient"], debt["ceiling_s"]) == (False, False, 2)
+    assert debt["start_mb"] == 0 and debt["settled_mb"] == round(256 * write_debt.SETTLED_SHARE)
+    assert debt["checkpoint_mb"] == [20, 60] and debt["kept_s"] == 19
+    assert debt["capacity_mb"] == 256 and debt["async_mb"] == round(256 * write_debt.ASYNC_SHARE)
+    assert debt["end_share_of_async"] == round(60 / (256 * write_debt.ASYNC_SHARE), 2)
+    assert kinds(document) == []
 
 
-def test_reaching_the_async_flush_point_is_write_debt_even_when_it_falls_back():
-    debt = verdict(run([175, 181, 150, 90, 40, 12, 14, 16, 18, 20]))  # a flush storm mid-step
-    assert debt is not None and debt["steady"] is False
-    assert debt["reasons"] == ["checkpoint age near the async flush point"]
-    assert debt["peak_mb"] == 181
+def test_a_debt_still_climbing_at_the_end_is_transient():
+    document = run([2 + 3 * second for second in range(20)])  # 5 -> 59 MB, no ceiling
+    debt = verdict(document)
+    assert debt is not None and debt["reasons"] == ["debt still growing"]
+    assert (debt["inherited"], debt["transient"], debt["ceiling_s"]) == (False, True, None)
+    assert debt["start_mb"] == 0 and debt["peak_mb"] == 59
+    assert kinds(document) == ["transient"]
 
 
-def test_climbing_dirty_pages_are_write_debt():
-    dirty = [1000.0 + 400 * second for second in range(10)]  # +3,600 of 32,768 pages: 11 %
-    debt = verdict(run([40] * 10, dirty=dirty))
-    assert debt is not None and debt["reasons"] == ["dirty pages climb"]
+def test_a_ceiling_reached_in_the_second_half_of_the_window_is_transient():
+    document = run([5] * 12 + [60] * 8)  # the debt jumps to its ceiling 11 s into 19
+    debt = verdict(document)
+    assert debt is not None and debt["reasons"] == ["debt reached its ceiling late"]
+    assert (debt["transient"], debt["ceiling_s"], debt["kept_s"]) == (True, 11, 19)
+    assert kinds(document) == ["transient"]
+
+
+def test_a_step_that_starts_above_the_settled_age_inherits_debt():
+    document = run([180 + (second % 3) for second in range(20)])  # 180 MB from the start
+    debt = verdict(document)
+    assert debt is not None and debt["reasons"] == ["started above the settled checkpoint age"]
+    assert (debt["inherited"], debt["transient"], debt["start_mb"]) == (True, False, 176)
+    assert kinds(document) == ["inherited"]
+    # the harness's settle record before the step, when there is one, is where it started
+    document["steps"][0]["settle"] = {"after": {"checkpoint_age_kb": 5 * MB}}
+    settled = verdict(document)
+    assert settled is not None and (settled["inherited"], settled["start_mb"]) == (False, 5)
+    assert settled["settle"] == {"after": {"checkpoint_age_kb": 5 * MB}}
+
+
+def test_climbing_dirty_pages_are_a_transient_debt():
+    dirty = [1000.0 + 400 * second for second in range(20)]  # +7,200 of 32,768 pages, rising
+    document = run([10] * 20, dirty=dirty)
+    debt = verdict(document)
+    assert debt is not None and debt["reasons"] == ["debt still growing"]
+    assert debt["dirty_pages"] == [1400.0, 8600.0]
+    assert kinds(document) == ["transient"]
 
 
 def test_a_read_only_step_is_never_judged():
-    assert verdict(run([10 + 20 * second for second in range(10)], redo_kb_per_s=0.0)) is None
-    assert verdict(run([180.0] * 10, redo_kb_per_s=10.0)) is None  # old debt, no writes now
+    assert verdict(run([10 + 20 * second for second in range(20)], redo_kb_per_s=0.0)) is None
+    assert verdict(run([180.0] * 20, redo_kb_per_s=10.0)) is None  # old debt, no writes now
+    assert kinds(run([180.0] * 20, redo_kb_per_s=10.0)) == []
 
 
 def test_unknown_capacity_is_said_and_judged_on_the_trend():
-    climbing = verdict(run([10 + 3 * second for second in range(10)], log_file_size=None))
+    climbing = verdict(run([2 + 3 * second for second in range(20)], log_file_size=None))
     assert climbing is not None and climbing["capacity_mb"] is None
-    assert climbing["reasons"] == ["checkpoint age climbs"]
-    flat = verdict(run([40, 42, 39, 41, 40, 43, 40, 41, 42, 40], log_file_size=None))
+    assert climbing["settled_mb"] is None and climbing["async_mb"] is None
+    assert climbing["reasons"] == ["debt still growing"]  # never "inherited": no threshold
+    flat = verdict(run([40, 42, 39, 41, 40, 43, 40, 41, 42, 40] * 2, log_file_size=None))
     assert flat is not None and flat["steady"] is True and flat["capacity_mb"] is None
 
 
@@ -93,8 +135,11 @@ def test_the_fixture_write_runs_are_judged_and_the_read_only_ones_not(fixture_ru
     write = by_id["binlog-sync-policies-20261123-133014.binlog-off.oltp-rw.p1"]
     judged = [entry["write_debt"] for entry in run_trust(write)]
     assert all(debt is not None and debt["capacity_mb"] == 256 for debt in judged)
-    # 14 -> 27 MB at 1 thread (5 %), 10 and 11 MB of 256 at 16 and 32 threads (under 5 %)
-    assert [debt["steady"] for debt in judged] == [False, False, False, False, True, True]
+    # 10 s steps, one after the other with no settle between them: each starts where the one
+    # before it ended (12, 28, 47 ... 97 MB), and none reaches a ceiling in 9 kept seconds
+    assert [debt["start_mb"] for debt in judged] == [12, 28, 47, 67, 84, 97]
+    assert [debt["inherited"] for debt in judged] == [False] + [True] * 5
+    assert all(debt["transient"] and debt["ceiling_s"] is None for debt in judged)
     assert judged[0]["checkpoint_mb"] == [14, 27] and judged[0]["dirty_pages"] == [4084, 5871]
     read = by_id["callaghan-10-11-vs-11-4-20261122-045700.mariadb-10-11.base.point-query-r100"]
     assert [entry["write_debt"] for entry in run_trust(read)] == [None]
