@@ -8,7 +8,7 @@ import { configDiff, renderDiff } from './compare/config.js';
 import { driftBanner, environmentDrift } from './compare/drift.js';
 import { compareFigures } from './compare/figures.js';
 import { compactSelection, queryOf, readState } from './compare/state.js';
-import { seriesOf, selectedRuns, threadLevels, workloadsOf } from './compare/selection.js';
+import { seriesOf, selectedRuns, threadLevels, valuesByThreads, workloadsOf } from './compare/selection.js';
 import { heatmap, ratioTable, valuesTable } from './compare/tables.js';
 import { fetchJson } from './dom.js';
 import { attachDrilldown, fetchRun } from './drilldown.js';
@@ -118,6 +118,10 @@ async function makeView(store) {
     if (!workloads.includes(state.workload)) state.workload = workloads[0];
     const series = seriesOf(index, selected, state.workload, !state.passes);
     if (!series.some(({ label }) => label === state.base)) state.base = series[0].label;
+    // A metric none of the runs gives (TPS of a table published in QPS) would draw nothing.
+    const given = Object.keys(index.metrics).filter((metric) => series.some(({ entry }) =>
+      [...valuesByThreads(index, entry, metric).values()].some((value) => value != null)));
+    if (given.length && !given.includes(state.metric)) state.metric = given[0];
     const base = series.find(({ label }) => label === state.base);
     history.replaceState(null, '', queryOf(state));
     $('compare-permalink').href = window.location.href;
