@@ -6,6 +6,9 @@ loaded data (the same `workload.data_origin`, restored from one pristine copy or
 place on an existing server) run one after the other on that start, each inheriting what the one
 before left (its buffer pool, its write debt). A workload that creates its own data (no
 data_origin) runs on a server of its own. Runs of one start are ordered by `started_at`.
+
+A pass measured again on its own (after a disturbed run was discarded) restores its own copy:
+the runs of one start record the same restore, so its `restore_seconds` tells the two apart.
 """
 
 from __future__ import annotations
@@ -21,7 +24,14 @@ def start_key(run: RunDocument) -> tuple[Any, ...]:
     if origin is None:
         return ("own", run["id"])
     dataset = origin.get("pristine_key") or origin["method"]
-    return (run["campaign"]["id"], run["variant"], run.get("repeat", {}).get("index", 1), dataset)
+    restore = origin.get("restore_seconds")
+    return (
+        run["campaign"]["id"],
+        run["variant"],
+        run.get("repeat", {}).get("index", 1),
+        dataset,
+        restore,
+    )
 
 
 def server_starts(runs: list[RunDocument]) -> dict[str, dict[str, Any]]:
