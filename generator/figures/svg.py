@@ -180,10 +180,16 @@ def _marks(
             f'y2="{y_axis(high):.1f}" stroke="{colour}"/>'
         )
     if "markers" in trace.get("mode", "lines"):
+        # a flagged point (figures/sweep.py) is hollow, as Plotly draws "circle-open"
+        symbols = trace.get("marker", {}).get("symbol")
+        hollow = f'fill="none" stroke="{colour}" stroke-width="1.5"'
         marks += [
-            f'<circle cx="{x_axis(x):.1f}" cy="{y_axis(y):.1f}" r="3" fill="{colour}"/>'
-            for x, y, _ in _points(trace)
-        ]
+            f'<circle cx="{x_axis(x):.1f}" cy="{y_axis(y):.1f}" r="3" '
+            + (hollow if isinstance(symbols, list) and symbols[i] == "circle-open" else
+               f'fill="{colour}"')
+            + "/>"
+            for x, y, i in _points(trace)
+        ]  # fmt: skip
     return marks
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from contract import RunDocument, sysbench_steps
 from generator.analysis.evidence import MEASURED
+from generator.analysis.verdict import FLAG_KINDS
 from generator.figures.plain import Figure, figure
 from generator.hugo.site_contract import campaign_figure_id
 
@@ -70,14 +71,59 @@ def _repeat_range(cells: Sequence[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _trust_marks(line: dict[str, Any], trust: list[dict[str, Any]]) -> dict[str, Any]:
-    """Unstable steps (generator/analysis/stats.py) drawn as crosses with the reason on hover, so a
-    chart does not present a drifting step as a clean point."""
-    unstable = [entry["steady"] is False for entry in trust]
-    if any(unstable):
-        line["marker"] = {"symbol": ["x" if flag else "circle" for flag in unstable], "size": 9}
-        line["hovertext"] = ["unstable step (drift or CV)" if flag else "" for flag in unstable]
+# A step (or a campaign point) resting on flagged steps (analysis/verdict.py) is drawn hollow,
+# the kinds named on hover, and a legend entry says what hollow means.
+FLAGGED_SYMBOL, FIT_SYMBOL = "circle-open", "circle"
+HOLLOW_LEGEND = "hollow: flagged, unfit to judge"
+
+
+def _flag_marks(line: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+    """Each point of line drawn hollow where its note (what flagged it) is not empty."""
+    if any(notes):
+        line["marker"] = {
+            "symbol": [FLAGGED_SYMBOL if note else FIT_SYMBOL for note in notes],
+            "size": 9,
+        }
+        line["hovertext"] = notes
     return line
+
+
+def _hollow_legend() -> dict[str, Any]:
+    """A legend-only trace naming what a hollow marker means."""
+    return {
+        "type": "scatter",
+        "name": HOLLOW_LEGEND,
+        "x": [None],
+        "y": [None],
+        "mode": "markers",
+        "marker": {"symbol": FLAGGED_SYMBOL, "size": 9, "color": "#7f7f7f"},
+        "hoverinfo": "skip",
+    }
+
+
+def _with_legend(traces: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """traces, and the hollow legend entry when one of them has a hollow point."""
+    hollow = any(FLAGGED_SYMBOL in trace.get("marker", {}).get("symbol", []) for trace in traces)
+    return [*traces, _hollow_legend()] if hollow else traces
+
+
+def _kinds(flags: list[dict[str, Any]]) -> str:
+    return ", ".join(FLAG_KINDS[kind][0] for kind in dict.fromkeys(f["kind"] for f in flags))
+
+
+def _step_note(entry: dict[str, Any]) -> str:
+    """What flagged a run's step (its trust entry), "" when fit."""
+    return f"flagged: {_kinds(entry['flags'])}" if entry["flags"] else ""
+
+
+def _cell_note(cell: dict[str, Any]) -> str:
+    """What flagged a campaign point: "" unless its value rests on flagged passes (not judged
+    on its unflagged ones: analysis/ratios.py)."""
+    flags = cell.get("flags")
+    if not flags or not flags["flagged"] or cell["judged_on"] != "all":
+        return ""
+    kinds = ", ".join(FLAG_KINDS[kind][0] for kind in flags["kinds"])
+    return f"{flags['flagged']} of {flags['passes']} passes flagged: {kinds}"
 
 
 def _given(steps: Sequence[Mapping[str, Any]], *path: str) -> tuple[list[int], list[float]]:
@@ -109,15 +155,17 @@ def _seconds_axis(last_second: float) -> dict[str, Any]:
 
 def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> dict[str, Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
-    generator/analysis/trust.py entries) marks unstable steps on the TPS curve. A figure (or a
-    latency line) without any value, as an imported run may be, is left out."""
+    generator/analysis/trust.py entries) draws flagged steps hollow on the TPS curve. A figure
+    (or a latency line) without any value, as an imported run may be, is left out."""
     steps: Sequence[Mapping[str, Any]] = sysbench_steps(run)
     threads = [step["threads"] for step in steps]
     figures = {}
     tps = _line("TPS", *_given(steps, "tps"), run_ids=[run["id"]])
     if tps["x"]:
+        if trust:
+            tps = _flag_marks(tps, [_step_note(entry) for entry in trust])
         figures["tps"] = _figure(
-            [_trust_marks(tps, trust) if trust else tps],
+            _with_legend([tps]),
             _threads_axis(threads),
             "transactions per second",
         )
@@ -143,7 +191,8 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
 
 def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
     """One overlay per metric of a campaign workload, a line per variant through the medians of
-    its repeats, with bars spanning their range when there are several. A point opens the
+    its repeats, with bars spanning their range when there are several; a point whose value
+    rests on flagged passes is hollow. A point opens the
     per-second series of the runs its median rests on (when the summary lists its cells' runs)."""
     cells = workload_summary.get("cells", [])
     counted = {
@@ -172,8 +221,11 @@ def campaign_figures(workload_summary: dict[str, Any]) -> dict[str, Figure]:
             error_y = _repeat_range(shown) if table["most_repeats"] > 1 else None
             values = [cell["value"] for cell in shown]
             name = names.get(variant, variant)
-            traces.append(_line(name, x, values, error_y, run_ids=counted.get(variant)))
-        overlay = _figure(traces, _threads_axis(threads), f"{table['label']} ({table['unit']})")
+            line = _line(name, x, values, error_y, run_ids=counted.get(variant))
+            traces.append(_flag_marks(line, [_cell_note(cell) for cell in shown]))
+        overlay = _figure(
+            _with_legend(traces), _threads_axis(threads), f"{table['label']} ({table['unit']})"
+        )
         # A click must land on one variant's point, not on every line at that thread count.
         overlay["layout"]["hovermode"] = "closest"
         figures[campaign_figure_id(metric)] = overlay
