@@ -3,22 +3,33 @@ badge, the Source section (kind, files and their SHA-256, URL, published date, n
 command and the tool's), the steps as the source gave them, and one line naming what the source
 did not record, so the page leaves those sections out instead of showing them empty.
 
+A source that gave throughput only as QPS or rows/s (a published table in QPS) is said to lack
+TPS, not throughput, and its compare link opens on a metric it has (compare_metric). A log
+written at another --percentile than sysbench's default has its per-second latency named by it
+(series_latency: "p99"), as the drill-down charts label it.
+
 None for a measured run: its page is unchanged.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import PureWindowsPath
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, sysbench_steps
 from generator.analysis.evidence import BADGES, NO_STEADY_STATE, SUMMARY, evidence_of
+from generator.analysis.ratios import shown_metrics
 from generator.pages.numbers import MISSING, format_number
 
 KINDS = {
     "sysbench-log": "sysbench output, read by mybench import sysbench",
     "summary-table": "a table of published figures, read by mybench import table",
 }
+# Throughput a source may give instead of TPS: (name, path in the step).
+OTHER_THROUGHPUT = (("QPS", ("qps", "total")), ("rows/s", ("rows_per_s",)))
+# A per-second latency series, named by its percentile (harness/workloads/sysbench/output.py).
+LATENCY_SERIES = re.compile(r"p([0-9]+)_ms")
 # Step columns an imported run may hold: (header, path in the step).
 STEP_COLUMNS = (
     ("TPS", ("tps",)),
@@ -80,10 +91,30 @@ def recorded(run: RunDocument) -> dict[str, bool]:
     }
 
 
+def _throughput(run: RunDocument) -> str:
+    """How the missing TPS reads: "throughput", or "TPS (the source gave QPS only)" when the
+    steps hold throughput of another kind."""
+    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    given = [
+        name for name, path in OTHER_THROUGHPUT if any(_at(s, path) is not None for s in steps)
+    ]
+    return f"TPS (the source gave {' and '.join(given)} only)" if given else "throughput"
+
+
+def series_latency(run: RunDocument) -> str | None:
+    """The percentile of the steps' per-second latency ("p99"), None when it is sysbench's
+    default p95 or there is none."""
+    for step in sysbench_steps(run):
+        for name in step.get("series", {}):
+            if (found := LATENCY_SERIES.fullmatch(name)) and name != "p95_ms":
+                return f"p{found[1]}"
+    return None
+
+
 def not_recorded(run: RunDocument, has: dict[str, bool]) -> list[str]:
     """What the source did not record, in the order the run page would show it."""
     absent = [
-        ("throughput", not has["tps"]),
+        (_throughput(run), not has["tps"]),
         ("latency percentiles", not has["latency"]),
         ("per-second samples (so no steady-state or warm-up verdicts)", not has["series"]),
         ("server counters and monitoring", True),
@@ -118,7 +149,16 @@ def origin_facts(run: RunDocument) -> dict[str, Any] | None:
         "steady_state": None if has["series"] else NO_STEADY_STATE[evidence],
         "steps": step_table(run),
         "summary_only": evidence == SUMMARY,
+        "series_latency": series_latency(run),
+        "compare_metric": compare_metric([run]),
     }
+
+
+def compare_metric(runs: list[RunDocument]) -> str | None:
+    """The metric a compare link opens on when it is not the page's default TPS: "qps" for runs
+    whose sources gave QPS and no TPS (analysis/ratios.py shown_metrics), else None."""
+    first = shown_metrics(runs)[0]
+    return first if first != "tps" else None
 
 
 def cell_sources(runs: list[RunDocument]) -> list[dict[str, Any]]:

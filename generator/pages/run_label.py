@@ -2,18 +2,27 @@
 lists through the run index's params, and /browse/ through its index).
 
 The figure is a run's own headline: the highest TPS over its thread levels for sysbench and
-TPC-C-like runs; for an Insert Benchmark run, which has no TPS, the insert rate of its initial
-load step (l.i0), the number Callaghan's summaries lead with, or else the first step's own
-headline rate. A repeated run is named with its pass, so three passes of one variant read
-apart.
+TPC-C-like runs, or, for an imported run whose source gave no TPS (a published table in QPS, as
+Callaghan prints his), the highest QPS, else rows/s; for an Insert Benchmark run, which has no
+TPS, the insert rate of its initial load step (l.i0), the number Callaghan's summaries lead
+with, or else the first step's own headline rate. A repeated run is named with its pass, so
+three passes of one variant read apart.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, ibench_steps, is_ibench
+from contract import RunDocument, ibench_steps, is_ibench, sysbench_steps
+from generator.analysis.ratios import step_qps, step_tps
 from generator.pages.ibench import headline
+
+# A sysbench run's headline, the first of these its steps give.
+STEP_HEADLINES = (
+    ("max TPS", step_tps),
+    ("max QPS", step_qps),
+    ("max rows/s", lambda step: step.get("rows_per_s")),
+)
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
 
@@ -34,8 +43,11 @@ def run_headline(run: RunDocument) -> dict[str, Any]:
             if value is not None:
                 return {"value": value, "label": f"{step['step']} {unit}"}
         return {"value": None, "label": ""}
-    tps = [step["tps"] for step in run["steps"] if "tps" in step]
-    return {"value": max(tps, default=None), "label": "max TPS"}
+    for label, value_of in STEP_HEADLINES:
+        values = [value for step in sysbench_steps(run) if (value := value_of(step)) is not None]
+        if values:
+            return {"value": max(values), "label": label}
+    return {"value": None, "label": ""}
 
 
 def pass_name(run: RunDocument) -> str:

@@ -9,11 +9,19 @@ figures so that every number a test checks is set in this file.
   threads, with some figures missing in some cells.
 - `mixed_campaign`: one campaign whose base variant was measured here (three passes) and whose
   other variants were imported, one from a sysbench log and one from a published table.
+- `qps_campaign`: a published table in QPS alone, as Callaghan prints his: two variants, one
+  test at one client, no TPS.
+- `percentile_log_run`: the recorded log written with --percentile=99 --report-interval=1
+  (tests/fixtures/sysbench/import), read by the importer's parser: 15 seconds of series whose
+  latency is p99_ms.
 """
 
 from __future__ import annotations
 
 import copy
+
+from harness.workloads.sysbench.output import parse_logged_run
+from tests.helpers.paths import FIXTURES
 
 SUMMARY_CAMPAIGN = "published-probe-20250301-000000"
 MIXED_CAMPAIGN = "mixed-probe-20261123-133014"
@@ -41,6 +49,15 @@ SUMMARY_VERSIONS = {"v10-6": "10.6.21", "v10-11": "10.11.11", "v11-4": "11.4.5"}
 
 # The mixed campaign's published variant: TPS per thread level of the measured runs' sweep.
 MIXED_SUMMARY_TPS = {1: 250.0, 4: 800.0, 16: 1500.0}
+
+QPS_CAMPAIGN = "qps-probe-20171109-000000"
+QPS_WORKLOAD = "update-one"
+# variant -> (version, QPS at 1 client): Callaghan's update-one figures for 5.0.96 and 8.0.3.
+QPS_FIGURES = {"mysql-5-0": ("5.0.96", 21117.0), "mysql-8-0": ("8.0.3", 9920.0)}
+
+PERCENTILE_CAMPAIGN = "p99-probe-20261127-000000"
+PERCENTILE_LOG = FIXTURES / "sysbench" / "import" / "oltp_read_only_2thr_p99_15s.txt"
+PERCENTILE_RUN = f"{PERCENTILE_CAMPAIGN}.base.oltp_read_only"
 
 
 def _origin(kind: str, files: list[str], **extra: str) -> dict:
@@ -96,12 +113,16 @@ def _summary_step(threads: int, figures: dict[str, float | None]) -> dict:
 
 
 def summary_run(
-    campaign: dict, variant: str, version: str, steps: dict[int, dict[str, float | None]]
+    campaign: dict,
+    variant: str,
+    version: str,
+    steps: dict[int, dict[str, float | None]],
+    workload: str = "oltp-rw",
 ) -> dict:
     """A summary-only run of `variant`: one step per thread level with only the figures given."""
     return {
         "schema_version": 1,
-        "id": f"{campaign['id']}.{variant}.oltp-rw",
+        "id": f"{campaign['id']}.{variant}.{workload}",
         "campaign": copy.deepcopy(campaign),
         "variant": variant,
         "status": "complete",
@@ -113,7 +134,7 @@ def summary_run(
         "workload": {
             "tool": "sysbench",
             "tool_version": "1.0.20",
-            "name": "oltp-rw",
+            "name": workload,
             "script": "oltp_read_write",
             "options": {},
         },
@@ -169,10 +190,63 @@ def mixed_campaign(measured_passes: list[dict], log_source: dict) -> list[dict]:
     return runs
 
 
+def qps_campaign() -> list[dict]:
+    """The table published in QPS: one run per variant, one step at 1 client, QPS only."""
+    campaign = {
+        "id": QPS_CAMPAIGN,
+        "name": "qps-probe",
+        "title": "QPS probe: MySQL 5.0 vs 8.0, as published",
+        "file": "published-qps.csv",
+        "variant_order": list(QPS_FIGURES),
+    }
+    return [
+        summary_run(campaign, variant, version, {1: {"qps": qps}}, QPS_WORKLOAD)
+        for variant, (version, qps) in QPS_FIGURES.items()
+    ]
+
+
+def percentile_log_run() -> dict:
+    """The log recorded at --percentile=99 as one imported run of one 2-thread step, its figures
+    and series as the importer's parser reads them."""
+    report = parse_logged_run(PERCENTILE_LOG.read_text(), 2)
+    return {
+        "schema_version": 1,
+        "id": PERCENTILE_RUN,
+        "campaign": {
+            "id": PERCENTILE_CAMPAIGN,
+            "name": "p99-probe",
+            "title": "p99 probe: a log written with --percentile=99",
+            "file": PERCENTILE_LOG.name,
+            "variant_order": ["base"],
+        },
+        "variant": "base",
+        "status": "complete",
+        "started_at": "2026-11-27T00:00:00Z",
+        "ended_at": "2026-11-27T00:00:00Z",
+        "harness": {"version": "0.1.0", "git_commit": "0" * 40},
+        "host": {"hostname": "old-laptop"},
+        "server": {"product": "mariadb", "version": "10.11.6"},
+        "workload": {
+            "tool": "sysbench",
+            "tool_version": "1.0.20",
+            "name": "oltp_read_only",
+            "options": {"report-interval": "1"},
+        },
+        "steps": [report.step_fields()],
+        "origin": _origin(
+            "sysbench-log",
+            [PERCENTILE_LOG.name],
+            tool_command="sysbench oltp_read_only --threads=2 --time=15 --report-interval=1"
+            " --percentile=99 run",
+        ),
+    }
+
+
 def imported_fixtures(runs: list[dict]) -> list[dict]:
     """Every fixture kind from the committed runs of tests/fixtures/runs (the binlog campaign's
     three binlog-off passes and its sync-1 first pass): the log run alone in its campaign, the
-    published campaign, and the mixed one."""
+    published campaign, the mixed one, the table published in QPS and the log at the 99th
+    percentile."""
     by_id = {run["id"]: run for run in runs}
     prefix = "binlog-sync-policies-20261123-133014"
     passes = [by_id[f"{prefix}.binlog-off.oltp-rw.p{index}"] for index in (1, 2, 3)]
@@ -181,4 +255,6 @@ def imported_fixtures(runs: list[dict]) -> list[dict]:
         sysbench_log_run(log_source),
         *summary_campaign(),
         *mixed_campaign(passes, log_source),
+        *qps_campaign(),
+        percentile_log_run(),
     ]

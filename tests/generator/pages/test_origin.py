@@ -17,6 +17,7 @@ from generator.pages.campaign import summarize_campaign
 from generator.pages.compare_index import compare_index
 from generator.pages.numbers import MISSING
 from generator.pages.origin import origin_facts
+from generator.pages.run_label import run_headline
 from generator.pages.run_page import run_index_entry, run_page
 from tests.helpers import imported_runs as imported
 
@@ -142,3 +143,50 @@ def test_browse_filters_by_evidence_and_badges_imported_rows(documents):
     rows = {row["id"]: row for row in page["runs"]}
     assert rows[SUMMARY_RUN]["evidence"] == SUMMARY
     assert "evidence" not in rows[f"{imported.MIXED_CAMPAIGN}.measured.oltp-rw.p1"]
+
+
+QPS_RUN = f"{imported.QPS_CAMPAIGN}.mysql-5-0.{imported.QPS_WORKLOAD}"
+
+
+def test_a_run_published_in_qps_lacks_tps_not_throughput_and_leads_with_qps(by_id):
+    run = by_id[QPS_RUN]
+    facts = origin_facts(run)
+    assert facts["not_recorded"][0] == "TPS (the source gave QPS only)"
+    assert "throughput" not in facts["not_recorded"]
+    assert facts["steps"]["columns"] == ["threads", "QPS"]
+    assert facts["compare_metric"] == "qps"
+    assert run_headline(run) == {"value": 21117.0, "label": "max QPS"}
+    assert run_index_entry(run)["params"]["headline"]["label"] == "max QPS"
+
+
+def test_lists_give_a_qps_only_run_its_qps_and_a_measured_run_its_tps(documents):
+    (page,) = browse_pages(browse_index(documents))
+    rows = {row["id"]: row for row in page["runs"]}
+    assert rows[QPS_RUN]["headline"] == {"value": 21117.0, "label": "max QPS"}
+    measured = rows[f"{imported.MIXED_CAMPAIGN}.measured.oltp-rw.p1"]["headline"]
+    assert measured["label"] == "max TPS" and measured["value"] > 0
+    assert origin_facts(documents[0])["compare_metric"] is None  # a log with TPS
+
+
+def test_a_campaign_without_variables_compares_no_configuration(documents):
+    runs = [run for run in documents if run["campaign"]["id"] == imported.QPS_CAMPAIGN]
+    summary = summarize_campaign(runs)
+    assert summary["config_diff"]["labels"] == []
+    assert summary["config_not_recorded"] == list(imported.QPS_FIGURES)
+    (workload,) = summary["workloads"]
+    assert list(workload["metrics"]) == ["qps"]
+
+
+def test_a_log_at_the_99th_percentile_keeps_its_seconds_named_p99(by_id):
+    run = by_id[imported.PERCENTILE_RUN]
+    facts = origin_facts(run)
+    assert facts["recorded"]["series"] and facts["steady_state"] is None
+    assert not any(what.startswith("per-second samples") for what in facts["not_recorded"])
+    assert facts["series_latency"] == "p99"
+    assert set(run_figures(run)) == {"tps", "latency", "series"}
+    (judged,) = run_trust(run)
+    assert judged["seconds"] == 13  # its 15 seconds less the warm-up cut: judged, not skipped
+    # the compare index's p95 has neither a value nor seconds: the log gave p99 only
+    (entry,) = [e for e in compare_index([run])["runs"] if e["id"] == imported.PERCENTILE_RUN]
+    assert entry["steps"] == [[2, 357.46, 5719.35, None]]
+    assert origin_facts(by_id[LOG])["series_latency"] is None
