@@ -1,7 +1,9 @@
 """Imported and summary-only runs (tests/helpers/imported_runs.py) in a real Hugo build with
 --panicOnWarning: the campaign's relative table holds the hand-computed ratios, summary cells
 show no interval and no colour, run pages show the badge, the source and no empty section, and
-the article shortcodes say "not available" instead of guessing."""
+the article shortcodes say "not available" instead of guessing. A table published in QPS reads
+as QPS in every list and opens its compare view on QPS; a campaign without server variables
+claims no configuration; a log at --percentile=99 keeps its seconds."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from generator.hugo.load import load_runs
 from tests.helpers import imported_runs as imported
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.repeated_runs import write_runs
-from tests.helpers.site_build import build_with_article
+from tests.helpers.site_build import build_with_posts
 
 pytestmark = pytest.mark.site
 
@@ -28,7 +30,11 @@ verdict {{{{< value {CELL} show="verdict" >}}}}.
 {{{{< ratios campaign="{MIXED}" >}}}}
 
 {{{{< chart campaign="{SUMMARY}" workload="oltp-rw" fig="tps" >}}}}
+
+{{{{< compare campaign="{imported.QPS_CAMPAIGN}" >}}}}
 """
+QPS_RUN = f"{imported.QPS_CAMPAIGN}.mysql-5-0.{imported.QPS_WORKLOAD}"
+COMPARE_HREF = re.compile(r'href="(/compare/\?[^"]*)"')
 RATIO_CELL = re.compile(r'<td class="(\w+)"[^>]*>([0-9.]+)(.*?)</td>|<td class="missing"')
 
 
@@ -37,7 +43,22 @@ def public(tmp_path_factory):
     root = tmp_path_factory.mktemp("imported")
     documents = imported.imported_fixtures([run for _, run in load_runs([FIXTURE_RUNS])])
     write_runs(documents, root / "data")
-    return build_with_article(root, ARTICLE, [root / "data"])
+
+    def posts(folder):
+        (folder / "probe").mkdir()
+        (folder / "probe" / "index.md").write_text(
+            f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{ARTICLE}\n"
+        )
+        (folder / "qps").mkdir()  # an article naming its campaign in front matter
+        (folder / "qps" / "index.md").write_text(
+            f"---\ntitle: QPS\ndate: 2026-01-02\ncampaign: {imported.QPS_CAMPAIGN}\n---\nText.\n"
+        )
+
+    return build_with_posts(root, posts, [root / "data"])
+
+
+def _compare_links(html: str) -> list[str]:
+    return [link.replace("&amp;", "&") for link in COMPARE_HREF.findall(html)]
 
 
 def _ratio_rows(html: str, table: int = 0) -> dict[int, list[tuple[str, str, str]]]:
@@ -118,7 +139,11 @@ def test_the_mixed_campaign_judges_measured_cells_and_badges_imported_variants(p
     html = (public / "campaigns" / MIXED / "index.html").read_text()
     header = html.split('<table class="num ratios">')[1].split("</thead>")[0]
     assert "from-log <span" in header.replace("\n", "")
-    assert "Not compared: from-log, published (imported without server variables)." in html
+    assert (
+        "Not compared: from-log, published (imported without server variables), so measured"
+        " has no configuration to be compared with." in html
+    )
+    assert "same configuration" not in html  # one configured variant: nothing to compare
     for cells in _ratio_rows(html).values():
         for verdict, ratio, rest in cells[1:]:
             if ratio:
@@ -132,3 +157,50 @@ def test_shortcodes_say_not_available_instead_of_guessing(public):
     assert "verdict not judged (imported figures, no interval)." in html
     assert "evidence-sources" in html  # the ratios shortcode's note
     assert f"figures/campaigns/{SUMMARY}/oltp-rw/tps.json" in html
+
+
+def test_a_run_published_in_qps_says_it_lacks_tps_and_compares_on_qps(public):
+    html = (public / "runs" / QPS_RUN / "index.html").read_text()
+    assert "so not shown: TPS (the source gave QPS only); latency percentiles;" in html
+    assert "so not shown: throughput" not in html
+    (link,) = _compare_links(html)
+    assert link == (
+        f"/compare/?campaign={imported.QPS_CAMPAIGN}&workload={imported.QPS_WORKLOAD}&metric=qps"
+    )
+
+
+def test_compare_links_to_qps_runs_open_on_qps_and_others_on_the_default(public):
+    campaign = (public / "campaigns" / imported.QPS_CAMPAIGN / "index.html").read_text()
+    article = (public / "posts" / "qps" / "index.html").read_text()
+    probe = (public / "posts" / "probe" / "index.html").read_text()
+    for html in (campaign, article, probe):
+        assert f"/compare/?campaign={imported.QPS_CAMPAIGN}&metric=qps" in _compare_links(html)
+    mixed = (public / "campaigns" / MIXED / "index.html").read_text()
+    assert f"/compare/?campaign={MIXED}" in _compare_links(mixed)  # TPS, the page's default
+
+
+def test_every_list_gives_a_qps_only_run_its_qps(public):
+    rows = 0
+    for listing in ("runs/index.html", "browse/index.html", "index.html"):
+        for row in (public / listing).read_text().split("<tr>"):
+            if QPS_RUN in row:
+                rows += 1
+                assert "21,117" in row and "max QPS" in row, listing
+                assert "TPS" not in re.sub(r"<[^>]+>", "", row), listing
+    assert rows >= 2  # the run list and /browse/ at least
+    run_lists = (public / "runs" / "index.html").read_text()
+    assert not re.search(r"—\s*(<span[^>]*>)?\s*max TPS", run_lists)
+
+
+def test_a_campaign_without_variables_claims_no_configuration(public):
+    html = (public / "campaigns" / imported.QPS_CAMPAIGN / "index.html").read_text()
+    assert "Not known: the runs were imported without server variables" in html
+    assert "same configuration" not in html
+
+
+def test_a_log_at_the_99th_percentile_keeps_its_seconds_named_p99(public):
+    html = (public / "runs" / imported.PERCENTILE_RUN / "index.html").read_text()
+    assert 'id="series"' in html
+    assert "not available: the log has no per-second samples" not in html
+    assert "per-second samples" not in html.split('class="not-recorded"')[1].split("</p>")[0]
+    assert "The per-second latency is the p99" in html and "--percentile=99" in html
