@@ -7,6 +7,7 @@ import json
 
 from generator.analysis.repeats import cell_key, group_by_cell
 from generator.analysis.trust import run_trust
+from generator.analysis.verdict import FLAG_KINDS, flag_counts
 from generator.hugo.build_tree import derivations
 from generator.hugo.load import planned
 from generator.pages.browse import browse_index
@@ -133,3 +134,19 @@ def test_the_index_titles_a_run_as_lists_and_browse_name_it(fixture_runs):
         assert entry["params"]["versions"] == [
             f"{entry['params']['engines'][0]} {run['server']['version']}"
         ]
+
+
+def test_the_page_file_reads_one_verdict_per_step(fixture_runs):
+    """The step table's verdicts, its summary line and the disclosure box count the same flags
+    (the trust entries' of generator/analysis/verdict.py), and the legend names every kind."""
+    for run_file in fixture_runs:
+        run = run_file.doc
+        trust = run_trust(run)
+        facts = run_page(run, [run], trust, None)["facts"]
+        assert [kind["kind"] for kind in facts["flag_kinds"]] == list(FLAG_KINDS)
+        assert [entry["flags"] for entry in facts["trust"]] == [e["flags"] for e in trust]
+        summary = facts["disclosure"]["flags"]
+        assert summary["steps"] == len(trust)
+        assert summary["flagged"] == sum(1 for entry in trust if entry["flags"])
+        counts = flag_counts([entry["flags"] for entry in trust])
+        assert {kind["kind"]: kind["count"] for kind in summary["kinds"]} == counts
