@@ -21,11 +21,21 @@ import contract
 import generator
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import INSTANCE_GROUP, config_diff
-from generator.analysis.ratios import RATIO_DECIMALS, VERDICT_MARKERS, ratio_table
-from generator.analysis.repeats import counted_runs, group_by_cell
+from generator.analysis.ratios import (
+    RATIO_DECIMALS,
+    VERDICT_MARKERS,
+    judged_stats,
+    keeps_enough,
+    pass_flags,
+    ratio_table,
+    why_not_judged,
+)
+from generator.analysis.repeats import counted_runs, group_by_cell, spread
 from generator.analysis.trust import kept_series
-from generator.pages.compare_index import COMPARE_METRICS
+from generator.analysis.verdict import FLAG_KINDS
+from generator.pages.compare_index import COMPARE_METRICS, compare_index, flag_mask
 from generator.pages.monitor import FAMILIES
+from generator.pages.ratio_cells import flag_words
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,
@@ -572,3 +582,83 @@ def test_a_pasted_url_of_two_campaigns_fetches_those_two(compare_site, page, com
     assert page.text_content("#compare-count") == str(len(counted) + 1)
     names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
     assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]
+
+
+def _flag_sides() -> list[list[list[str]]]:
+    """Crafted sides: each a list of passes, each pass its flag kinds."""
+    kinds = list(FLAG_KINDS)
+    sides: list[list[list[str]]] = []
+    for passes in range(1, 6):
+        for flagged in range(passes + 1):
+            fit = [[] for _ in range(passes - flagged)]
+            sides.append([*fit, *([kinds[(i * 2) % len(kinds)]] for i in range(flagged))])
+    sides.append([["transient", "steal"], ["transient"], []])
+    sides.append([["unsteady", "inherited", "client"], [], [], ["inherited"]])
+    return sides
+
+
+def _python_side(side: list[list[str]]) -> dict:
+    stats = {
+        **spread([100.0] * len(side)),
+        "flags": [[{"kind": kind} for kind in kinds] for kinds in side],
+    }
+    stats["unflagged"] = spread([100.0 for kinds in side if not kinds])
+    return stats
+
+
+def test_the_flagged_pass_rule_in_js_is_the_generator_s(browser):
+    """js/compare/flags.js against analysis/ratios.py and pages/ratio_cells.py on crafted sides:
+    how many passes are flagged and by what, which passes a side is judged on, whether a cell
+    of two sides is greyed and why, and the words a cell's title gives its flags."""
+    index = compare_index([])
+    sides = _flag_sides()
+    pairs = [(own, base) for own in sides[::3] for base in sides[::4]]
+    expected = {
+        "counts": [pass_flags(_python_side(side)) for side in sides],
+        "judged": [_judged_on(_python_side(side)) for side in sides],
+        "words": [flag_words(pass_flags(_python_side(side))) for side in sides],
+        "greyed": [
+            why_not_judged(_python_side(own), _python_side(base))
+            if None in (judged_stats(_python_side(own)), judged_stats(_python_side(base)))
+            else None
+            for own, base in pairs
+        ],
+        "keeps": [[keeps_enough(n, k) for k in range(n + 1)] for n in range(1, 8)],
+    }
+    masks = [[flag_mask([{"kind": kind} for kind in kinds]) for kinds in side] for side in sides]
+    with served(REPO / "site" / "assets" / "js") as url:
+        context = browser.new_context()
+        page = context.new_page()
+        page.goto(url + "/")
+        shown = page.evaluate(
+            """async ([flags, masks, pairs]) => {
+                 const m = await import('/compare/flags.js');
+                 const index = { flags };
+                 const entry = (side) => ({ runs: side.map(String), steps: [[8]], passes: [side.length], flags: [side] });
+                 const counts = masks.map((side) => m.passFlags(index, entry(side), 8));
+                 const greyed = pairs.map(([own, base]) => {
+                   const [mine, theirs] = [own, base].map((i) => counts[i]);
+                   return [m.judgedOn(mine), m.judgedOn(theirs)].includes(null) ? m.whyNotJudged(mine, theirs) : null;
+                 });
+                 return {
+                   counts,
+                   judged: counts.map((counted) => m.judgedOn(counted)),
+                   words: counts.map((counted) => m.flagWords(index, counted)),
+                   greyed,
+                   keeps: [1, 2, 3, 4, 5, 6, 7].map((n) => [...Array(n + 1).keys()].map((k) => m.keepsEnough(n, k))),
+                 };
+               }""",
+            [
+                index["flags"],
+                masks,
+                [[sides.index(own), sides.index(base)] for own, base in pairs],
+            ],
+        )
+        context.close()
+    assert shown == expected
+    assert {None, "all", "unflagged"} <= set(expected["judged"])  # every outcome was crafted
+
+
+def _judged_on(stats: dict) -> str | None:
+    judged = judged_stats(stats)
+    return None if judged is None else "all" if judged is stats else "unflagged"

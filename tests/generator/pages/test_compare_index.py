@@ -12,9 +12,10 @@ from generator.analysis.config_diff import INSTANCE_GROUP, config_diff, group_of
 from generator.analysis.drift import DRIFT_FIELDS, environment_drift, field_values
 from generator.analysis.ratios import METRICS, ratio_table
 from generator.analysis.trust import kept_series
+from generator.analysis.verdict import FLAG_KINDS
 from generator.hugo import site_contract as site
 from generator.hugo.build_tree import hugo_inputs
-from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index
+from generator.pages.compare_index import COMPARE_METRICS, STEP_FIELDS, compare_index, flag_mask
 from tests.helpers.compare_runs import (
     BASE,
     CAMPAIGN,
@@ -241,3 +242,27 @@ def test_the_config_diff_lists_exactly_the_effective_differences(probe):
         {"value": None, "cnf": None},
         {"value": None, "cnf": "loose_probe_unknown_option = 1"},
     ]
+
+
+def test_flagged_steps_ride_along_as_masks_with_the_unflagged_merge(probe):
+    base, tuned = probe
+    passes = [as_repeat(tuned, index, 3, scale) for index, scale in ((1, 1.0), (2, 0.8), (3, 1.1))]
+    passes[1]["steps"][1]["os"]["cpu_steal_pct"] = 20.0  # pass 2 at 2 threads: VM steal
+    index = compare_index([base, *passes])
+    steal = 1 << list(FLAG_KINDS).index("steal")
+    assert index["flags"]["kinds"] == list(FLAG_KINDS)
+    assert flag_mask([{"kind": "steal"}, {"kind": "unsteady"}]) == steal | 1
+    by_id = {run["id"]: run for run in index["runs"]}
+    assert by_id[passes[1]["id"]]["flags"] == [0, steal, 0, 0]
+    assert "flags" not in by_id[base["id"]] and "flags" not in by_id[passes[0]["id"]]
+    merged = _cells(index)[TUNED]
+    assert merged["flags"] == [[0, 0, 0], [0, steal, 0], [0, 0, 0], [0, 0, 0]]
+    unflagged = merged["unflagged"]
+    tps = list(COMPARE_METRICS).index("tps") + 1
+    # at 2 threads the median of passes 1 and 3 (scales 1.0 and 1.1); elsewhere all three
+    assert unflagged["steps"][1][tps] == 1500 * 1.05
+    assert (
+        unflagged["steps"][0] == merged["steps"][0]
+        and unflagged["steps"][2:] == merged["steps"][2:]
+    )
+    assert unflagged["repeats"][1][0] == _stats.log_summary([1500.0, 1500 * 1.1])

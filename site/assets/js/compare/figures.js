@@ -1,9 +1,14 @@
 // Plotly traces and layouts of the compare page's three charts, one line per series: one hue per
 // variant (the site's palette, in order of appearance), its passes told apart by dash and shade.
 // Every point carries [threads, run id ...] for the drill-down: a merged series' point names
-// all its passes.
+// all its passes. A point resting on a flagged pass (generator/analysis/verdict.py; the values
+// are over all passes) is hollow, its flags on hover, as the generator's charts draw it
+// (generator/figures/sweep.py), with a legend entry saying what hollow means.
 import { COLORWAY, tickLabel } from '../chart-style.js';
+import { flagWords, passFlags } from './flags.js';
 import { valuesByThreads } from './selection.js';
+
+const HOLLOW_LEGEND = 'hollow: flagged, unfit to judge';
 
 const PASS_DASHES = ['solid', 'dash', 'dot', 'dashdot', 'longdash'];
 const PASS_SHADE_STEP = 0.2; // each later pass is drawn this much more transparent, down to 0.4
@@ -62,18 +67,30 @@ function line(index, { entry, runs, label }, style, xField, yField) {
   const xs = valuesByThreads(index, entry, xField);
   const ys = valuesByThreads(index, entry, yField);
   const levels = [...ys.keys()];
+  const flags = levels.map((threads) => passFlags(index, entry, threads));
+  const text = (threads, i) => {
+    const shown = runs.length > 1 ? `${threads} threads, median of ${runs.length} passes` : `${threads} threads`;
+    return flags[i].flagged ? `${shown}; ${flagWords(index, flags[i])}` : shown;
+  };
   return {
     type: 'scatter',
     mode: 'lines+markers',
     name: label,
     line: { color: style.color, dash: style.dash },
-    marker: { color: style.color },
+    marker: { color: style.color, symbol: flags.map((counted) => (counted.flagged ? 'circle-open' : 'circle')) },
     opacity: style.opacity,
     x: levels.map((threads) => xs.get(threads)),
     y: levels.map((threads) => ys.get(threads)),
-    text: levels.map((threads) => (runs.length > 1 ? `${threads} threads, median of ${runs.length} passes` : `${threads} threads`)),
+    text: levels.map(text),
     customdata: levels.map((threads) => [threads, ...runs.map((run) => run.id)]),
   };
+}
+
+// traces, and a legend-only entry naming what a hollow marker means when one of them has one.
+function withLegend(traces) {
+  if (!traces.some((trace) => trace.marker.symbol.includes('circle-open'))) return traces;
+  const legend = { type: 'scatter', mode: 'markers', name: HOLLOW_LEGEND, x: [null], y: [null], hoverinfo: 'skip' };
+  return [...traces, { ...legend, marker: { symbol: 'circle-open', size: 9, color: '#7f7f7f' } }];
 }
 
 // [[element id, data, layout]] for the throughput, latency and latency-vs-throughput charts.
@@ -82,7 +99,7 @@ export function compareFigures(index, series, levels, metric, scale) {
   const tputTitle = `${index.metrics[throughput].label} (${index.metrics[throughput].unit})`;
   const p95Title = `${index.metrics.p95.label} (${index.metrics.p95.unit})`;
   const styles = seriesStyles(series);
-  const traces = (xField, yField) => series.map((one, i) => line(index, one, styles[i], xField, yField));
+  const traces = (xField, yField) => withLegend(series.map((one, i) => line(index, one, styles[i], xField, yField)));
   const values = (field) => series.flatMap(({ entry }) => [...valuesByThreads(index, entry, field).values()]);
   const tputAxis = valueAxis(tputTitle, scale, values(throughput));
   const p95Axis = valueAxis(p95Title, scale, values('p95'));

@@ -4,6 +4,7 @@
 import { element } from '../dom.js';
 import { formatNumber } from '../format.js';
 import { pairInterval } from './interval.js';
+import { flagWords, judgedOn, passFlags, unflaggedEntry, whyNotJudged } from './flags.js';
 import { ratioCell, roundRatio } from './ratio.js';
 import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
@@ -31,22 +32,41 @@ export function valuesTable(index, series, fields) {
   return table;
 }
 
-// Per series, per threads: the ratio cell of the metric against the base series.
+// A side's values and summaries of the metric by threads, over all its passes and over its
+// unflagged ones (flags.js).
+function sidesOf(index, entry, metric) {
+  const read = (one) => ({ values: valuesByThreads(index, one, metric), summaries: summariesByThreads(index, one, metric) });
+  return { all: read(entry), unflagged: read(unflaggedEntry(entry)) };
+}
+
+// Per series, per threads: the ratio cell of the metric against the base series, judged on the
+// passes the flagged-pass rule picks (flags.js), or greyed.
 function ratioGrid(index, series, base, metric) {
   const info = index.metrics[metric];
-  const baseValues = valuesByThreads(index, base.entry, metric);
-  const baseSummaries = summariesByThreads(index, base.entry, metric);
+  const baseSides = sidesOf(index, base.entry, metric);
   return series.map(({ entry }) => {
-    const values = valuesByThreads(index, entry, metric);
-    const summaries = summariesByThreads(index, entry, metric);
+    const ownSides = sidesOf(index, entry, metric);
+    const isBase = entry === base.entry;
     return threadLevels(index, series).map((threads) => {
-      const ratio = values.get(threads) / baseValues.get(threads);
-      const sides = [baseSummaries.get(threads), summaries.get(threads)];
-      const imported = entry === base.entry ? null : weakestEvidence(base.entry, entry);
+      const flags = passFlags(index, entry, threads);
+      const baseFlags = passFlags(index, base.entry, threads);
+      const judged = [judgedOn(flags), judgedOn(baseFlags)];
+      const greyed = judged.includes(null);
+      const own = greyed ? ownSides.all : ownSides[judged[0]];
+      const theirs = greyed ? baseSides.all : baseSides[judged[1]];
+      const value = own.values.get(threads);
+      const baseValue = theirs.values.get(threads);
+      const ratio = value / baseValue;
+      const sides = [theirs.summaries.get(threads), own.summaries.get(threads)];
+      const imported = isBase ? null : weakestEvidence(base.entry, entry);
       const computable = sides.every(Boolean) && imported !== 'summary';
-      const interval = entry === base.entry || !computable ? null : pairInterval(...sides, ratio, index.ratio.interval);
-      const cell = ratioCell(values.get(threads), baseValues.get(threads), info.higher_is_better, index.ratio, interval);
-      return { threads, value: values.get(threads), ...withoutInterval(cell, imported, index.ratio) };
+      const interval = isBase || !computable ? null : pairInterval(...sides, ratio, index.ratio.interval);
+      let cell = withoutInterval(ratioCell(value, baseValue, info.higher_is_better, index.ratio, interval), imported, index.ratio);
+      if (greyed && !isBase && cell.state === 'ratio') {
+        cell = { ...cell, verdict: 'flagged', marker: '', noJudgement: whyNotJudged(flags, baseFlags) };
+      }
+      const unflagged = !greyed && judged[0] === 'unflagged';
+      return { threads, value, flags, unflagged, repeats: unflagged ? flags.passes - flags.flagged : null, ...cell };
     });
   });
 }
@@ -82,11 +102,35 @@ function intervalSpan(interval, decimals) {
   return span;
 }
 
-// The td of a ratio, as layouts/_partials/campaign/cells.html writes it; rule: index.ratio.
-function ratioTd(cell, unit, rule) {
+// A cell's flagged passes: "⚑ k/n", the kinds in its title and for screen readers
+// (layouts/_partials/campaign/flag-mark.html).
+function flagMark(words, counted) {
+  const mark = element('span', { class: 'flags', title: words });
+  mark.append(element('span', { 'aria-hidden': 'true' }, ` ⚑ ${counted.flagged}/${counted.passes}`), element('span', { class: 'sr-only' }, ` (${words})`));
+  return mark;
+}
+
+// The flags, the passes judged on and why not judged, as ratio_cells.py's title ends.
+function flagTitle(cell, words) {
+  let title = words ? `; ${words}` : '';
+  if (cell.unflagged) title += `; judged on its ${cell.repeats} unflagged passes`;
+  if (cell.noJudgement) title += `; not judged: ${cell.noJudgement}`;
+  return title;
+}
+
+// The td of a ratio, as layouts/_partials/campaign/cells.html writes it; index: the compare
+// index (its ratio rule and flag kinds).
+function ratioTd(cell, unit, index) {
+  const rule = index.ratio;
+  const words = flagWords(index, cell.flags);
+  const marked = (td) => {
+    if (cell.flags.flagged) td.append(flagMark(words, cell.flags));
+    return td;
+  };
   if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
   if (cell.state === 'n/a') {
-    return element('td', { class: 'na', title: `${formatNumber(cell.value)} ${unit}; no ratio: the base has no value or zero` }, 'n/a');
+    const title = `${formatNumber(cell.value)} ${unit}; no ratio: the base has no value or zero${flagTitle(cell, words)}`;
+    return marked(element('td', { class: 'na', title }, 'n/a'));
   }
   const confidence = Math.round(rule.interval.confidence * 100);
   let title = `${formatNumber(cell.value)} ${unit}`;
@@ -94,6 +138,7 @@ function ratioTd(cell, unit, rule) {
   if (cell.interval) {
     title += `; ${confidence} % interval of the ratio ${ratioText(cell.interval.low, rule.decimals)}–${ratioText(cell.interval.high, rule.decimals)} from ${cell.interval.method}`;
   }
+  title += flagTitle(cell, words);
   const td = element('td', { class: cell.verdict, title }, ratioText(cell.ratio, rule.decimals));
   if (cell.marker) {
     const marker = element('span', { class: 'marker' });
@@ -101,6 +146,8 @@ function ratioTd(cell, unit, rule) {
     marker.append(element('span', { 'aria-hidden': 'true' }, ` ${cell.marker}`), element('span', { class: 'sr-only' }, ` (${words})`));
     td.append(marker);
   }
+  if (cell.verdict === 'flagged') td.append(element('span', { class: 'sr-only' }, ' (not judged)'));
+  marked(td);
   if (cell.interval) td.append(intervalSpan(cell.interval, rule.decimals));
   if (cell.noInterval) {
     const span = element('span', { class: 'interval unavailable' }, 'interval n/a');
@@ -121,7 +168,7 @@ export function ratioTable(index, series, base, metric) {
   threadLevels(index, series).forEach((threads, i) => {
     const row = body.insertRow();
     row.insertCell().textContent = String(threads);
-    for (const cells of grid) row.append(ratioTd(cells[i], info.unit, index.ratio));
+    for (const cells of grid) row.append(ratioTd(cells[i], info.unit, index));
   });
   return table;
 }
@@ -140,7 +187,7 @@ export function heatmap(index, series, base, metric) {
     const row = body.insertRow();
     row.append(element('th', { scope: 'row' }, label === base.label ? `${label} (base)` : label));
     for (const cell of grid[i]) {
-      const td = ratioTd(cell, info.unit, index.ratio);
+      const td = ratioTd(cell, info.unit, index);
       if (cell.verdict === 'better' || cell.verdict === 'worse') {
         const strength = Math.min(1, Math.abs(Math.log2(cell.ratio)));
         td.style.setProperty('--heat', `${Math.round(HEAT_MAX_MIX * (0.3 + 0.7 * strength))}%`);
