@@ -3,15 +3,19 @@ writes leave a checkpoint age and dirty pages, then the wait."""
 
 from __future__ import annotations
 
+import re
+from html import unescape
 from pathlib import Path
 
 import pytest
 
 import contract
+from generator.analysis.server_starts import server_starts
 from harness.run import settle as settle_module
 from harness.run.settle import settle
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.cli_runs import run_cli, write_campaign
+from tests.helpers.site_build import build_with_article
 
 pytestmark = pytest.mark.server
 
@@ -74,10 +78,12 @@ def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeyp
     assert commands[-1]["purpose"] == "settle write debt: restore innodb_max_dirty_pages_pct"
 
 
-def test_a_campaign_with_settle_records_a_wait_before_every_step(tmp_path):
-    """Two write workloads on one server start, two steps each: every step has its own wait,
-    run right before it, and starts at or under the limits."""
-    campaign = write_campaign(tmp_path, threads="[1, 2]", seconds=1)
+@pytest.fixture(scope="module")
+def settled_campaign(tmp_path_factory: pytest.TempPathFactory):
+    """Two write workloads on one server start (they share their data), two 2 s steps each (a 1 s step may end before sysbench reports its first second),
+    with [sweep] settle; the runs in the order they ran, and the built site."""
+    tmp_path = tmp_path_factory.mktemp("settled-campaign")
+    campaign = write_campaign(tmp_path, threads="[1, 2]", seconds=2)
     text = campaign.read_text().replace(
         "sleep_seconds = 0\n",
         'sleep_seconds = 0\nsettle = "checkpoint"\nsettle_timeout_seconds = 60\n',
@@ -87,6 +93,16 @@ def test_a_campaign_with_settle_records_a_wait_before_every_step(tmp_path):
     assert result.returncode == 0, result.stderr
     runs, problems = contract.validate_dir(tmp_path / "data")
     assert problems == [] and len(runs) == 2
+    order = server_starts(runs)[runs[0]["id"]]["runs"]
+    runs = sorted(runs, key=lambda run: order.index(run["id"]))
+    body = f'{{{{< ratios campaign="{runs[0]["campaign"]["id"]}" >}}}}'
+    public = build_with_article(tmp_path / "site", body, [tmp_path / "data"])
+    return runs, public
+
+
+def test_a_campaign_with_settle_records_a_wait_before_every_step(settled_campaign):
+    """Every step has its own wait, run right before it, and starts at or under the limits."""
+    runs, _ = settled_campaign
     for run in runs:
         assert "settle" not in run  # each step holds its own
         for step in run["steps"]:
@@ -101,7 +117,57 @@ def test_a_campaign_with_settle_records_a_wait_before_every_step(tmp_path):
             )
         # flush, wait, restore before each step's measure command, after the step before
         purposes = [c["purpose"].split(":")[0] for c in run["reproduce"]["commands"]]
-        order = [p for p in purposes if p in ("settle write debt", "measure at 1 thread",
-                                               "measure at 2 threads")]  # fmt: skip
+        order = [p for p in purposes if p.startswith(("settle write debt", "measure at"))]
         assert order == [*["settle write debt"] * 3, "measure at 1 thread",
                          *["settle write debt"] * 3, "measure at 2 threads"]  # fmt: skip
+
+
+def test_the_second_run_of_the_start_replays_after_the_first(settled_campaign):
+    """replay.sh of the second run: one load, one start on the copy, the first run's steps
+    and settle waits, then its own, each step after its wait."""
+    runs, public = settled_campaign
+    first, second = runs
+    assert second["started_at"] >= first["ended_at"]
+    replay = (public / "runs" / second["id"] / "replay.sh").read_text()
+    comments = [line[2:] for line in replay.splitlines() if line.startswith("# ")]
+    assert comments.count("copy the loaded datadir (every variant starts on its own copy)") == 1
+    steps = [c for c in comments if c.split(": ")[-1].startswith(("flush", "measure at"))]
+    name = first["workload"]["name"]
+    assert [c.split(":")[0] for c in steps] == [
+        *[f"before this run, {name}"] * 4,
+        "settle write debt",
+        "measure at 1 thread",
+        "settle write debt",
+        "measure at 2 threads",
+    ]
+    assert "for second in $(seq 60)" in replay
+
+
+def _text(html: str) -> str:
+    """The words of some HTML, a link's text followed by its punctuation as it reads."""
+    words = " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+    return re.sub(r" ([,;.])", r"\1", words)
+
+
+def test_the_run_page_says_how_the_run_went(settled_campaign):
+    runs, public = settled_campaign
+    first, second = runs
+    page = (public / "runs" / second["id"] / "index.html").read_text()
+    section = page.split('id="sequence"', 1)[1].split("<h2", 1)[0]
+    text = _text(section)
+    assert (
+        f"This run was the 2nd of 2 on its server start, after {first['workload']['name']},"
+        " on the server as that run left it (buffer pool, write debt); the server was started"
+        " on a copy of the loaded data." in text
+    )
+    assert f'href="/runs/{first["id"]}/"' in section or f'runs/{first["id"]}/"' in section
+    for threads, label in ((1, "1 thread"), (2, "2 threads")):
+        step = second["steps"][threads - 1]["settle"]
+        assert f"{label}: settled in" in text
+        assert f"(at most 60): checkpoint age {step['before']['checkpoint_age_kb']:,}" in text
+    first_page = (public / "runs" / first["id"] / "index.html").read_text()
+    first_text = _text(first_page)
+    assert (
+        f"This run was the 1st of 2 on its server start; {second['workload']['name']} ran"
+        " after it on the same start" in first_text
+    )
