@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.numbers import MISSING, format_fixed, format_number
 from generator.pages.packed_rows import CELL_SEPARATOR
@@ -77,13 +78,19 @@ def _title(cell: dict[str, Any], unit: str, repeat_range: str) -> str:
         )
     if cell["no_interval"]:
         parts.append(f"no interval, not judged: {cell['no_interval']}")
-    if flags := flag_words(cell["flags"]):
+    if flags := _flag_text(cell):
         parts.append(flags)
     if cell["judged_on"] == "unflagged":
         parts.append(f"judged on its {cell['repeats']} unflagged passes")
     if cell["no_judgement"]:
         parts.append(f"not judged: {cell['no_judgement']}")
     return "; ".join(parts)
+
+
+def _flag_text(cell: dict[str, Any]) -> str:
+    """flag_words of a measured cell; a cell resting on imported figures has no verdicts to
+    count (analysis/evidence.py)."""
+    return flag_words(cell["flags"]) if cell["evidence"] == MEASURED else ""
 
 
 def flag_words(flags: dict[str, Any]) -> str:
@@ -127,9 +134,11 @@ def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, st
         "no_interval": cell["no_interval"] or "",
         "repeats": repeats,
         "flag_mark": (
-            f"{FLAG_MARK} {flags['flagged']}/{flags['passes']}" if flags["flagged"] else ""
+            f"{FLAG_MARK} {flags['flagged']}/{flags['passes']}"
+            if _flag_text(cell) and flags["flagged"]
+            else ""
         ),
-        "flags": flag_words(flags),
+        "flags": _flag_text(cell),
     }
 
 

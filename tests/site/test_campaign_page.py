@@ -110,3 +110,84 @@ def test_the_disclosure_links_every_run_once_in_a_compact_table(
     assert sum(disclosure.count(f">{run_id}<") for run_id in run_ids) == 0
     assert "The 24 runs, by workload, variant and pass" in disclosure
     assert all(f">pass {index}</th>" in disclosure for index in (1, 2, 3))
+
+
+class _RatioCells(HTMLParser):
+    """Every ratio table's body cells: (class, title, text of its ⚑ mark or None, whether its
+    column's variant rests on imported figures)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cells: list[tuple[str, str, str | None, bool]] = []
+        self._imported: list[bool] = []  # per column of the current table's header
+        self._where: str | None = None  # "th" in a header cell, "td" in a body cell
+        self._column = 0
+        self._mark: str | None = None
+        self._in_table = self._in_mark = False
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        classes = (attributes.get("class") or "").split()
+        if tag == "table" and "ratios" in classes:
+            self._in_table, self._imported = True, []
+        elif not self._in_table:
+            return
+        elif tag == "tr":
+            self._column = 0
+        elif tag == "th":
+            self._where = "th"
+            self._imported.append(False)
+        elif tag == "span" and "evidence-badge" in classes and self._where == "th":
+            self._imported[-1] = True
+        elif tag == "td":
+            self._where, self._mark = "td", None
+            self._cell = (attributes.get("class") or "", attributes.get("title") or "")
+        elif tag == "span" and "flags" in classes and self._where == "td":
+            self._in_mark, self._mark = True, ""
+
+    def handle_data(self, data):
+        if self._in_mark and self._mark is not None:
+            self._mark += data
+
+    def handle_endtag(self, tag):
+        if not self._in_table:
+            return
+        if tag == "table":
+            self._in_table = False
+        elif tag == "span" and self._in_mark:
+            self._in_mark = False  # the mark's first span holds "⚑ k/n", the second the words
+        elif tag == "td":
+            imported = (
+                self._imported[self._column] if self._column < len(self._imported) else False
+            )
+            self.cells.append((*self._cell, self._mark, imported))
+            self._column += 1
+            self._where = None
+        elif tag == "th":
+            self._where = None
+
+
+def test_every_ratio_cell_shows_how_many_of_its_passes_were_flagged(built_site):
+    """Each measured ratio cell's title counts its flagged passes; a cell with some carries
+    ⚑ k/n with the same count; a greyed cell is never coloured and says why."""
+    _, public = built_site
+    counted = greyed = marked = 0
+    for path in _campaign_pages(public):
+        parsed = _RatioCells()
+        parsed.feed(path.read_text())
+        for kind, title, mark, imported in parsed.cells:
+            if kind in ("", "missing") or imported:  # "": the threads column
+                continue
+            found = re.search(r"(\d+) of (\d+) passes flagged", title)
+            assert found, f"{path}: a ratio cell without its flagged passes: {title!r}"
+            flagged, passes = map(int, found.groups())
+            if flagged:
+                assert mark is not None and f"\u2691 {flagged}/{passes}" in mark, (path, title)
+                marked += 1
+            else:
+                assert mark is None, (path, title)
+            if kind == "flagged":
+                assert "not judged: " in title and "fewer than half unflagged" in title
+                greyed += 1
+            counted += 1
+    assert counted and marked and greyed

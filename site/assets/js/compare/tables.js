@@ -66,7 +66,8 @@ function ratioGrid(index, series, base, metric) {
         cell = { ...cell, verdict: 'flagged', marker: '', noJudgement: whyNotJudged(flags, baseFlags) };
       }
       const unflagged = !greyed && judged[0] === 'unflagged';
-      return { threads, value, flags, unflagged, repeats: unflagged ? flags.passes - flags.flagged : null, ...cell };
+      const repeats = unflagged ? flags.passes - flags.flagged : null;
+      return { threads, value, flags, measured: !entry.evidence, unflagged, repeats, ...cell };
     });
   });
 }
@@ -122,7 +123,8 @@ function flagTitle(cell, words) {
 // index (its ratio rule and flag kinds).
 function ratioTd(cell, unit, index) {
   const rule = index.ratio;
-  const words = flagWords(index, cell.flags);
+  // a cell resting on imported figures has no verdicts to count (ratio_cells.py _flag_text)
+  const words = cell.measured ? flagWords(index, cell.flags) : '';
   const marked = (td) => {
     if (cell.flags.flagged) td.append(flagMark(words, cell.flags));
     return td;
