@@ -24,8 +24,9 @@ _THREADS_1_TO_32 = [1, 2, 4, 8, 16, 32]
 # The step timing the committed campaigns found a measured step needs on a 2-vCPU VM (their
 # header comments have the figures): sysbench writes swing in 20-30 s waves of page flushing;
 # 60 s steps failed the steady-state test in 20 of 72 cases of the binary-log campaign, 120 s
-# steps in 2 of 18 of the TPC-C-like one. Each run waits for the checkpoint first, so no variant
-# inherits another's write debt.
+# steps in 2 of 18 of the TPC-C-like one. Each measured step waits for the checkpoint first, so
+# no step inherits the write debt of the step or workload before it (content/guide/campaigns.md
+# says when a step is long enough for its debt to reach its ceiling).
 _STEADY_STEPS: dict[str, int | str] = {
     "step_seconds": 120,
     "sleep_seconds": 2,
