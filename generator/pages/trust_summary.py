@@ -99,6 +99,7 @@ def trust_summary(
     counts = flag_counts([entry["flags"] for entry in steps])
     return {
         "runs": len(counted),
+        "repeated": any("repeat" in run for run in counted),  # whether passes are worth naming
         "imported_runs": len(imported),
         "unjudged_runs": sum(1 for run in counted if not trust[run["id"]]),
         "steps": len(steps),

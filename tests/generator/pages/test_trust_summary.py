@@ -61,6 +61,7 @@ def test_builds_name_each_variant_and_starts_say_who_ran_alone(fixture_runs):
         "ps-on",
     ]
     assert summary["hosts"] and summary["imported_runs"] == 0
+    assert summary["repeated"]
 
 
 def test_runs_on_different_data_copies_share_no_start(fixture_runs):
