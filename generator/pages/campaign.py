@@ -18,6 +18,7 @@ from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
 from generator.pages.origin import cell_sources, file_name
+from generator.pages.run_sequence import campaign_starts
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
 from generator.pages.trust_summary import trust_summary
@@ -108,6 +109,7 @@ def summarize_campaign(
         "drift": environment_drift(runs),
         "builds": build_comparison(runs),
         "trust": trust_summary(runs, trust),
+        "server_starts": campaign_starts(runs),
     }
 
 

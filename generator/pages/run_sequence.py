@@ -83,3 +83,25 @@ def run_sequence(run: RunDocument, start: list[RunDocument]) -> dict[str, Any]:
         "settled": any(settle is not None for settle in settles),
         "own_waits": is_ibench(run),  # the Insert Benchmark's waits are its report's
     }
+
+
+def campaign_starts(runs: list[RunDocument]) -> list[dict[str, Any]]:
+    """The server starts of a campaign that ran more than one run, for its page: variant, pass,
+    what the start began from and the workloads in the order they ran on it; a start of one
+    run is the usual case and goes unsaid."""
+    by_id = {run["id"]: run for run in runs}
+    seen: set[tuple[str, ...]] = set()
+    starts = []
+    for start in server_starts(runs).values():
+        ids = tuple(start["runs"])
+        if len(ids) < 2 or ids in seen:
+            continue
+        seen.add(ids)
+        first = by_id[ids[0]]
+        starts.append({
+            "variant": first["variant"],
+            "pass": first.get("repeat", {}).get("index"),
+            "started_on": STARTED_ON[first["workload"].get("data_origin", {}).get("method")],
+            "runs": [_link(by_id[run_id]) for run_id in ids],
+        })  # fmt: skip
+    return sorted(starts, key=lambda start: (start["pass"] or 0, start["variant"]))
