@@ -115,7 +115,8 @@ def _run(template: dict, variant: str) -> dict:
             qps=_swinging(tps * QPS_PER_TPS, seconds, threads),
             p95_ms=_swinging(p95, seconds, threads),
         )
-        step["monitor"]["series"]["redo_kb_per_s"] = [0] * seconds
+        monitored = step["monitor"]["series"]
+        monitored["redo_kb_per_s"] = [0] * len(monitored["redo_kb_per_s"])
         step.setdefault("os", {})["cpu_steal_pct"] = 0.0
         steps.append(step)
     run["steps"] = steps
