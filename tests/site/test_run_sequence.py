@@ -51,3 +51,18 @@ def test_an_insert_benchmark_run_had_its_own_start(built_site):
         " workload created." in text
     )
     assert "The Insert Benchmark waits after its write steps in its own way" in text
+
+
+def test_the_campaign_page_lists_its_shared_server_starts(built_site):
+    _, public = built_site
+    html = (public / "campaigns" / BINLOG.split(".")[0] / "index.html").read_text()
+    section = html.split('<h2 id="server-starts">', 1)[1].split("<h2", 1)[0]
+    words = " ".join(unescape(re.sub(r"<[^>]+>", " ", section)).split())
+    text = re.sub(r" ([,;.])", r"\1", words)
+    for pass_index in (1, 2, 3):
+        assert (
+            f"binlog-off, pass {pass_index}: oltp-rw → update-nokey, on a copy of the loaded data"
+            in text
+        )
+    assert f'href="/runs/{BINLOG}.update-nokey.p1/"' in section
+    assert 'href="#server-starts"' in html  # in its table of contents
