@@ -430,12 +430,15 @@ def test_insert_benchmark_steps_carry_their_steady_state_verdict(built_site, com
     html = (public / "runs" / run["id"] / "index.html").read_text()
     table = html[html.index('aria-label="Insert Benchmark steps"') :]
     table = table[: table.index("</table>")]
-    assert "<th>steady state</th>" in table
-    verdicts = re.findall(r'<td class="(steady|unstable)" title="drift', table)
-    assert verdicts == ["steady" if entry["steady"] else "unstable" for entry in judged]
+    assert "<th>verdict</th>" in table
+    verdicts = re.findall(
+        r'<td class="(?:steady|unstable)" data-flags="([a-z ]*)" title="drift', table
+    )
+    assert verdicts == [" ".join(flag["kind"] for flag in entry["flags"]) for entry in judged]
     assert "client: its CPU not recorded" in html
     campaign = run["campaign"]["id"]
     runs = [other for _, other in committed_runs if other["campaign"]["id"] == campaign]
     steps = sum(len(run_trust(other)) for other in runs)
     html = (public / "campaigns" / campaign / "index.html").read_text()
-    assert f"Steady state over {steps} steps:" in html and "client load over" not in html
+    assert f'data-steps="{steps}"' in html and "client load over" not in html
+    assert "The client's CPU was not recorded." in html

@@ -26,12 +26,24 @@ def test_the_campaign_page_explains_the_flag_by_update_nokey_only(built_site):
     assert "mariadb-10-11.base, pass 1 : 9 MB of 256 MB" in note
 
 
-def test_the_run_page_shows_write_debt_with_its_figures(built_site):
+def test_the_run_page_shows_write_debt_flags_with_their_figures(built_site):
+    """The first step starts at the async flush point (inherited debt) and falls back; the
+    second starts settled and climbs to the end (transient); each row shows the numbers."""
     _, public = built_site
-    text = _text((public / "runs" / RUN / "index.html").read_text())
-    assert "⚠ not steady (write debt) checkpoint age 181 → 10 MB of 256 MB" in text
-    assert "checkpoint age near the async flush point" in text
-    read_only = _text(
-        (public / "runs" / RUN.replace("update-nokey", "point-selects") / "index.html").read_text()
+    html = (public / "runs" / RUN / "index.html").read_text()
+    rows = re.findall(r'<td class="(?:steady|unstable)" data-flags="([a-z ]*)"', html)
+    assert rows[:2] == ["inherited", "transient"]
+    text = _text(html)
+    assert (
+        "⚠ inherited debt drift" in text
+        and "write debt: started at 180 MB (settled: at most 13 MB), ended at 10 MB of the 181 MB"
+        " async flush point (6 %), redo log 256 MB; ceiling (peak 181 MB) reached at 0 s of 9 s"
+        in text
     )
-    assert "(write debt)" not in read_only.split("Kept TPS:", 1)[0]
+    assert "write debt: started at 12 MB (settled: at most 13 MB), ended at 30 MB" in text
+    assert "still rising at the end of the 9 s window" in text
+    read_only = (
+        public / "runs" / RUN.replace("update-nokey", "point-selects") / "index.html"
+    ).read_text()
+    assert "write debt:" not in _text(read_only).split("Kept TPS:", 1)[0]
+    assert re.findall(r'data-flags="([a-z ]*)"', read_only).count("inherited") == 0
