@@ -47,6 +47,23 @@ def test_committed_runs_are_valid():
         ),
         (lambda d: d.__setitem__("status", "done"), "$.status", "is not one of"),
         (
+            lambda d: d["steps"][0].__setitem__("settle", {"rule": "checkpoint", "timeout_s": 60}),
+            "$.steps[0].settle",
+            "'before' is a required",
+        ),
+        (
+            lambda d: d["steps"][1].__setitem__(
+                "settle",
+                {
+                    "rule": "checkpoint",
+                    "timeout_s": 0,
+                    "before": {"checkpoint_age_kb": None, "dirty_pages": None},
+                },
+            ),
+            "$.steps[1].settle.timeout_s",
+            "less than the minimum",
+        ),
+        (
             lambda d: d["server"].__setitem__("password", "x"),
             "$.server",
             "'password' was unexpected",
