@@ -27,6 +27,9 @@ FIT_RUN = "callaghan-10-11-vs-11-4-20261122-045700.mariadb-10-11.base.random-poi
 PROBES = {
     "sweep": f'{{{{< value campaign="{BINLOG}" workload="oltp-rw" variant="sync-1" threads="4" >}}}}',
     "ibench": f'{{{{< value campaign="{IBENCH}" report="ibench" variant="ps-on" step="qp100" show="value" >}}}}',
+    # the same cell as "sweep", by its path in the campaign's summary (rows by thread level
+    # 1, 2, 4 ...; cells by variant, the base first)
+    "fact-cell": f'{{{{< fact campaign="{BINLOG}" key="workloads.0.metrics.tps.rows.2.cells.1.ratio" >}}}}',
     "fact-flagged": f'{{{{< fact run="{WRITE_RUN}" key="steps.1.tps" >}}}}',
     "fact-fit": f'{{{{< fact run="{FIT_RUN}" key="steps.0.tps" >}}}}',
 }
@@ -85,6 +88,7 @@ def test_a_value_resting_on_flagged_passes_names_their_kinds(marks):
     assert set(text.split(", ")) == kinds
     flagged = sum(1 for flags in passes if flags)
     assert f"{flagged} of {len(passes)} passes flagged" in title
+    assert marks["fact-cell"] == marks["sweep"]  # a fact of the cell: the same mark
 
 
 def test_an_insert_benchmark_value_resting_on_an_unsteady_step_says_so(marks):
