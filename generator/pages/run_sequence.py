@@ -15,11 +15,12 @@ from typing import Any, cast
 from contract import RunDocument, is_ibench
 from generator.analysis.server_starts import server_starts
 
-# What a server start began from, by workload.data_origin.method (None: no data_origin).
+# What a server start began from, by workload.data_origin.method (None: no data_origin); only
+# a server mybench did not start has its data prepared in place.
 STARTED_ON = {
-    "restored": "a copy of the loaded data",
-    "prepared": "data loaded in place on that server",
-    None: "data its workload created",
+    "restored": "the server was started on a copy of the loaded data",
+    "prepared": "the data was loaded in place on a server mybench did not start",
+    None: "the server was started for it, on data its workload created",
 }
 
 

@@ -47,7 +47,7 @@ def test_an_insert_benchmark_run_had_its_own_start(built_site):
     _, public = built_site
     text = _section(public, IBENCH)
     assert (
-        "This run had its server start to itself; the server was started on data its"
+        "This run had its server start to itself; the server was started for it, on data its"
         " workload created." in text
     )
     assert "The Insert Benchmark waits after its write steps in its own way" in text
@@ -61,8 +61,8 @@ def test_the_campaign_page_lists_its_shared_server_starts(built_site):
     text = re.sub(r" ([,;.])", r"\1", words)
     for pass_index in (1, 2, 3):
         assert (
-            f"binlog-off, pass {pass_index}: oltp-rw → update-nokey, on a copy of the loaded data"
-            in text
+            f"binlog-off, pass {pass_index}: oltp-rw → update-nokey (the server was started on"
+            " a copy of the loaded data)" in text
         )
     assert f'href="/runs/{BINLOG}.update-nokey.p1/"' in section
     assert 'href="#server-starts"' in html  # in its table of contents
