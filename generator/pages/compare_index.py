@@ -45,7 +45,9 @@ from generator.analysis.verdict import FLAG_KINDS
 COMPARE_METRICS = {"tps": METRICS["tps"], "qps": QPS_METRIC, "p95": METRICS["p95"]}
 # Each step is one array: threads, then the metrics in this order.
 STEP_FIELDS = ["threads", *COMPARE_METRICS]
-VALUE_DECIMALS = 3  # sysbench prints 2 decimals for TPS and 2-3 for latency in ms
+# sysbench prints 2 decimals for TPS and 2-3 for latency in ms; the median of an even number
+# of passes (two unflagged of three) one more
+VALUE_DECIMALS = 4
 
 
 def _rounded(value: float | None) -> float | None:

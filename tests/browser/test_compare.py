@@ -33,6 +33,7 @@ from generator.analysis.ratios import (
 from generator.analysis.repeats import counted_runs, group_by_cell, spread
 from generator.analysis.trust import kept_series
 from generator.analysis.verdict import FLAG_KINDS
+from generator.figures.sweep import HOLLOW_LEGEND
 from generator.pages.compare_index import COMPARE_METRICS, compare_index, flag_mask
 from generator.pages.monitor import FAMILIES
 from generator.pages.ratio_cells import flag_words
@@ -97,12 +98,14 @@ def _open(page, url: str) -> None:
 
 
 def _rows(page, selector: str) -> list[list[str]]:
-    """Each cell's text; a ratio cell's without its interval (see _intervals)."""
+    """Each cell's text; a ratio cell's without its interval (see _intervals) and its flag mark
+    (see _titles)."""
     return page.eval_on_selector(
         selector,
         """t => [...t.rows].map(r => [...r.cells].map(c => {
              const shown = c.cloneNode(true);
              shown.querySelector('.interval')?.remove();
+             shown.querySelector('.flags')?.remove();
              return shown.textContent.replace(/\\s+/g, ' ').trim();
            }))""",
     )
@@ -114,6 +117,12 @@ def _intervals(page, selector: str) -> list[list[str | None]]:
         selector,
         """t => [...t.tBodies[0].rows].map(r => [...r.cells].map(c =>
              c.querySelector('.interval')?.textContent ?? null))""",
+    )
+
+
+def _titles(page, selector: str) -> list[list[str]]:
+    return page.eval_on_selector(
+        selector, "t => [...t.tBodies[0].rows].map(r => [...r.cells].map(c => c.title))"
     )
 
 
@@ -440,11 +449,29 @@ def test_a_configuration_against_itself_colours_no_cell(
         assert len(_rows(page, "#compare-heatmap-table")) == 1 + series
 
 
+# A chart's series, without the legend entry that says what a hollow (flagged) point means.
+SERIES = f"t => t.name !== {HOLLOW_LEGEND!r}"
+
+
 def test_a_real_difference_in_the_committed_data_is_coloured(compare_site, page):
+    """bp-32m is worse at 2 threads (no pass flagged) and at 8 (judged on its two unflagged
+    passes); the binlog campaign's sync-1, flagged in every pass, is greyed at every level."""
+    view = f"{compare_site}/compare/?campaign={BUFFER_POOL}&variants=bp-1g,bp-32m"
+    assert _coloured(page, "point-select", "tps", view) == ["bp-32m @ 2", "bp-32m @ 8"]
+    titles = _titles(page, "#compare-heatmap-table")
+    assert "judged on its 2 unflagged passes" in titles[1][4]
+    # the base at 1 thread rests on 2 flagged passes of 3: hollow, its kinds on hover
+    symbols, legend = page.eval_on_selector(
+        "#compare-throughput",
+        f"el => [el.data[0].marker.symbol, el.data.filter(t => !({SERIES})(t)).length]",
+    )
+    assert symbols[0] == "circle-open" and symbols[1] == "circle" and legend == 1
     view = f"{compare_site}/compare/?campaign={BINLOG}&variants=binlog-off,sync-1"
-    coloured = _coloured(page, "update-nokey", "tps", view)
-    assert coloured == [f"sync-1 @ {threads}" for threads in (1, 2, 4, 8, 16)]
-    assert _classes(page, "#compare-heatmap-table")[1][1:6] == ["worse"] * 5
+    assert _coloured(page, "update-nokey", "tps", view) == []
+    assert _classes(page, "#compare-heatmap-table")[1][1:7] == ["flagged"] * 6
+    assert all(
+        "not judged: " in title for title in _titles(page, "#compare-heatmap-table")[1][1:7]
+    )
 
 
 def _campaign_cells(runs: list[dict], variants: list[str], workload: str, metric: str):
@@ -456,35 +483,55 @@ def _campaign_cells(runs: list[dict], variants: list[str], workload: str, metric
 
 
 @pytest.mark.parametrize("metric", ["tps", "p95"])
+@pytest.mark.parametrize("workload", ["read-write", "point-select"])
 def test_merged_passes_read_as_the_campaign_page_s_cells(
-    compare_site, page, committed_runs, metric
+    compare_site, page, committed_runs, metric, workload
 ):
-    """The JS port of stats.pair_interval on repeats: ratio, verdict and interval of every
-    cell equal the generator's on the committed buffer pool campaign."""
+    """The JS port of stats.pair_interval on repeats and of the flagged-pass rule: ratio,
+    verdict, interval and flagged passes of every cell equal the generator's on the committed
+    buffer pool campaign (read-write: greyed cells; point-select: cells judged on their
+    unflagged passes, others on all, others greyed)."""
     runs = [run for _, run in committed_runs if run["campaign"]["id"] == BUFFER_POOL]
     _open(
-        page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write&metric={metric}"
+        page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload={workload}&metric={metric}"
     )
     assert [row[0] for row in _rows(page, "#compare-heatmap-table")[1:]] == [
         "bp-1g (base)",
         "bp-32m",
     ]
-    expected = _campaign_cells(runs, ["bp-1g", "bp-32m"], "read-write", metric)
+    expected = _campaign_cells(runs, ["bp-1g", "bp-32m"], workload, metric)
     shown = _rows(page, "#compare-ratio-table")[1:]
     classes = _classes(page, "#compare-ratio-table")
     intervals = _intervals(page, "#compare-ratio-table")
-    for cell, row, kinds, interval in zip(expected, shown, classes, intervals, strict=True):
-        marker = {"worse": " ▼ (worse)", "better": " ▲ (better)", "noise": " ≈ (within noise)"}
+    titles = _titles(page, "#compare-ratio-table")
+    marker = {
+        "worse": " ▼ (worse)",
+        "better": " ▲ (better)",
+        "noise": " ≈ (within noise)",
+        "flagged": " (not judged)",
+    }
+    for cell, row, kinds, interval, title in zip(
+        expected, shown, classes, intervals, titles, strict=True
+    ):
         assert row[2] == f"{cell['ratio']:.2f}{marker.get(cell['verdict'], '')}"
         assert kinds[2] == cell["verdict"]
         bounds = cell["interval"]
         assert interval[2] == f"{bounds['low']:.2f}\u2013{bounds['high']:.2f}"  # repeats: no *
+        assert flag_words(cell["flags"]) in title[2]
+        assert ("judged on its" in title[2]) == (cell["judged_on"] == "unflagged")
+        if cell["no_judgement"]:
+            assert title[2].endswith(f"; not judged: {cell['no_judgement']}")
+    verdicts = {cell["verdict"] for cell in expected}
+    judged_on = {cell["judged_on"] for cell in expected}
+    if workload == "point-select":  # every case of the rule is on screen
+        assert "flagged" in verdicts and judged_on == {"all", "unflagged"}
 
 
 def test_one_hue_per_variant_and_a_dash_per_pass(compare_site, page):
     _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write&passes=1")
     lines = page.eval_on_selector(
-        "#compare-throughput", "el => el._fullData.map(t => [t.name, t.line.color, t.line.dash])"
+        "#compare-throughput",
+        f"el => el._fullData.filter({SERIES}).map(t => [t.name, t.line.color, t.line.dash])",
     )
     assert [name for name, _, _ in lines] == [
         f"{variant} #{index}" for variant in ("bp-1g", "bp-32m") for index in (1, 2, 3)
@@ -493,7 +540,9 @@ def test_one_hue_per_variant_and_a_dash_per_pass(compare_site, page):
     assert len(set(hues[:3])) == len(set(hues[3:])) == 1 and hues[0] != hues[3]
     assert len({dash for _, _, dash in lines[:3]}) == 3
     _open(page, f"{compare_site}/compare/?campaign={BUFFER_POOL}&workload=read-write")
-    merged = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    merged = page.eval_on_selector(
+        "#compare-throughput", f"el => el._fullData.filter({SERIES}).map(t => t.name)"
+    )
     assert merged == ["bp-1g", "bp-32m"]
 
 
@@ -546,7 +595,9 @@ def test_a_ticked_run_keeps_the_url_short_and_an_old_long_url_still_works(
     selected = [*(i for i in bp_ids if i != f"{BUFFER_POOL}.bp-1g.read-write.p3"), extra]
     assert len(urlparse(page.url).query) < len(",".join(selected)) / 2
     # the passes left of bp-1g are not the whole cell: drawn one by one
-    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    names = page.eval_on_selector(
+        "#compare-throughput", f"el => el._fullData.filter({SERIES}).map(t => t.name)"
+    )
     assert names == [f"{BUFFER_POOL} {name}" for name in ("bp-1g #1", "bp-1g #2", "bp-32m")]
     # a link that names every run by id, as the page wrote them before, shows the same view
     # and is rewritten short
@@ -554,7 +605,9 @@ def test_a_ticked_run_keeps_the_url_short_and_an_old_long_url_still_works(
     _open(page, f"{compare_site}/compare/?runs={','.join(ids)}&workload=read-write")
     assert page.text_content("#compare-count") == str(len(ids))
     assert _query(page.url)["campaign"] == BUFFER_POOL and _query(page.url)["runs"] == extra
-    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    names = page.eval_on_selector(
+        "#compare-throughput", f"el => el._fullData.filter({SERIES}).map(t => t.name)"
+    )
     assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]
 
 
@@ -580,7 +633,9 @@ def test_a_pasted_url_of_two_campaigns_fetches_those_two(compare_site, page, com
     assert sorted(fetched[1:]) == sorted([f"/compare/{BUFFER_POOL}.json", f"/compare/{AA}.json"])
     counted = _counted_ids([run for _, run in committed_runs], BUFFER_POOL)
     assert page.text_content("#compare-count") == str(len(counted) + 1)
-    names = page.eval_on_selector("#compare-throughput", "el => el._fullData.map(t => t.name)")
+    names = page.eval_on_selector(
+        "#compare-throughput", f"el => el._fullData.filter({SERIES}).map(t => t.name)"
+    )
     assert names == [f"{BUFFER_POOL} bp-1g", f"{BUFFER_POOL} bp-32m"]
 
 
