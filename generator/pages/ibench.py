@@ -6,9 +6,10 @@ per-step charts (generator/figures/ibench.py) need beside them.
 A q step whose background insert rate fell below 95 % of its target did not measure what it
 claims to: its cells are marked `sustained: false` and the templates grey them. A step whose
 per-second headline rate was judged (generator/analysis/trust.py) carries its verdict, flags
-included (generator/analysis/verdict.py), in its row; a campaign cell counts the flags of its
-runs' step as a ratio cell does (`flags`, analysis/ratios.py pass_flags) and the runs whose
-step is unsteady (`unsteady_runs`).
+included (generator/analysis/verdict.py), in its row; a campaign cell is a ratio cell like any
+other (analysis/ratios.py stat_cell): judged on its runs' unflagged steps when enough remain,
+else greyed, its flagged passes counted by kind (`flags`), and it counts the runs whose step is
+unsteady (`unsteady_runs`).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps, is_ibench
-from generator.analysis.ratios import pass_flags, stat_cell, variant_order
+from generator.analysis.ratios import stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
 from generator.analysis.trust import ibench_kept, ibench_step_trust
 from generator.hugo.site_contract import step_slug
@@ -154,13 +155,31 @@ def _step_names(runs: list[RunDocument]) -> list[str]:
     return names
 
 
-def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
-    """spread() of the steps' headline values, with their kept per-second samples pooled (the
-    noise of a comparison without repeats, generator/analysis/stats.py)."""
+def _spread_of(found: list[IbenchStep]) -> dict[str, Any]:
     stats = spread([value for value, _ in map(headline, found) if value is not None])
     samples = [sample for step in found for sample in ibench_kept(step)]
     if samples:
         stats["seconds"] = samples
+    return stats
+
+
+def _flags(step: IbenchStep) -> list[dict[str, Any]]:
+    """The step's verdict flags (analysis/verdict.py); none for a step not judged."""
+    trust = ibench_step_trust(step)
+    return trust["flags"] if trust else []
+
+
+def headline_stats(found: list[IbenchStep]) -> dict[str, Any]:
+    """spread() of the steps' headline values, with their kept per-second samples pooled (the
+    noise of a comparison without repeats, generator/analysis/stats.py), each step's flags and,
+    when some step has one, the same over the unflagged steps: analysis/ratios.py judges a cell
+    on its unflagged passes, or greys it, by the rule it applies to every ratio cell."""
+    stats = _spread_of(found)
+    stats["flags"] = [_flags(step) for step in found]
+    if any(stats["flags"]):
+        stats["unflagged"] = _spread_of(
+            [step for step, flags in zip(found, stats["flags"], strict=True) if not flags]
+        )
     return stats
 
 
@@ -173,9 +192,7 @@ def _cell(variant: str, found: list[IbenchStep], base: dict[str, Any] | None) ->
     cell = stat_cell(variant, stats, base, True)
     flags = [sustained(step) for step in found]
     cell["sustained"] = None if not flags or None in flags else all(flags)
-    flag_lists = [trust["flags"] for step in found if (trust := ibench_step_trust(step))]
-    cell["flags"] = pass_flags({"flags": flag_lists})
-    cell["unsteady_runs"] = sum(1 for flags in flag_lists if "unsteady" in _kinds(flags))
+    cell["unsteady_runs"] = sum(1 for flags in stats["flags"] if "unsteady" in _kinds(flags))
     if found and "background" in found[0]:
         cell["target"] = found[0]["background"]["target_inserts_per_s"]
         cell["achieved"] = spread(

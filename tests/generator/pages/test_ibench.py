@@ -10,6 +10,7 @@ import pytest
 
 from contract import is_ibench
 from generator.analysis import stats as _stats
+from generator.analysis.ratios import FLAGGED, keeps_enough
 from generator.analysis.trust import ibench_step_trust
 from generator.analysis.verdict import flag_counts, step_flags
 from generator.figures.ibench import ibench_figures
@@ -45,6 +46,11 @@ def test_run_report_has_a_row_per_step_and_figures_per_measured_step(ibench_runs
             assert sum(bars["y"]) == pytest.approx(100, abs=0.1)
 
 
+def _flagged(step: dict) -> bool:
+    trust = ibench_step_trust(step)
+    return bool(trust and trust["flags"])
+
+
 def test_campaign_tables_are_medians_and_ratios_to_the_base(ibench_runs):
     (workload,) = campaign_report(ibench_runs)["workloads"]
     base_row = workload["rows"][0]
@@ -65,10 +71,19 @@ def test_campaign_tables_are_medians_and_ratios_to_the_base(ibench_runs):
             assert cell["value"] == pytest.approx(median(row["variant"], name))
             base = median(workload["base"], name)
             assert cell["ratio"] == round(median(row["variant"], name) / base, 2)
+            # a side whose steps are all flagged keeps too few to judge on: greyed, over all
+            sides = [steps, passes[workload["base"]][name]]
+            too_few = any(
+                not keeps_enough(len(side), sum(1 for step in side if _flagged(step)))
+                for side in sides
+            )
             if row["variant"] == workload["base"]:
                 assert cell["verdict"] == "same"
+            elif too_few:
+                assert cell["verdict"] == FLAGGED and cell["no_judgement"]
             else:
                 assert cell["verdict"] == _stats.verdict(cell["ratio"], cell["interval"], True)
+            assert cell["flags"]["flagged"] == sum(1 for step in steps if _flagged(step))
             flags = [s["background"]["target_sustained"] for s in steps if "background" in s]
             assert cell["sustained"] is (all(flags) if flags else None)
     assert workload["background_steps"] == [s for s in workload["steps"] if s.startswith("q")]
