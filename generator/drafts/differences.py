@@ -3,7 +3,8 @@ draft's tl;dr names these and no others.
 
 The verdict of every cell is analysis/ratios.py's stat_cell, which applies analysis/stats.py's
 rule; the page colours "better" and "worse" (layouts/_partials/campaign/ratio-cell.html), except
-an Insert Benchmark step whose background target was not sustained, which it greys instead.
+an Insert Benchmark step whose background target was not sustained, which it greys instead, and
+a cell greyed for its passes' flags (verdict FLAGGED: generator/analysis/verdict.py's flags).
 Nothing here judges a ratio again: it only finds the cells so judged and groups them.
 """
 
@@ -13,6 +14,8 @@ import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from generator.analysis.ratios import FLAGGED
 
 COLOURED = ("better", "worse")
 # Beyond the band but not coloured: the interval holds 1, or there is none (ratios.stat_cell).
@@ -163,6 +166,12 @@ def unjudged(summary: dict[str, Any]) -> bool:
         difference.verdict in NOT_JUDGED and cell["interval"] is None
         for difference, cell in compared_cells(summary)
     )
+
+
+def greyed(summary: dict[str, Any]) -> bool:
+    """Whether some ratio is greyed for the flags of the passes it rests on (analysis/ratios.py
+    FLAGGED: too few unflagged passes on a side): never coloured, whatever its value."""
+    return any(difference.verdict == FLAGGED for difference, _ in compared_cells(summary))
 
 
 def findings(summary: dict[str, Any]) -> list[Finding]:
