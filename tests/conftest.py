@@ -31,6 +31,17 @@ def built_site(tmp_path_factory: pytest.TempPathFactory):
 
 
 @pytest.fixture(scope="session")
+def long_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """public/ of the runs at the schema's size limits (tests/helpers/long_runs.py), built once
+    for the site and browser tests of size limits: read it, never change it."""
+    from tests.helpers.long_runs import long_data
+    from tests.helpers.site_build import build_with_article
+
+    root = tmp_path_factory.mktemp("long-runs")
+    return build_with_article(root, "A probe.", [long_data(root)])
+
+
+@pytest.fixture(scope="session")
 def committed_runs() -> list:
     """The RunFiles of data/runs, for tests about the committed data (the generator's unit tests use tests/fixtures/runs)."""
     from generator.hugo.load import load_runs

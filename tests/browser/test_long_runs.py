@@ -7,16 +7,14 @@ import pytest
 
 from generator.figures.downsample import MAX_POINTS_PER_FIGURE
 from tests.helpers.headless import CHART_TIMEOUT_MS, served
-from tests.helpers.long_runs import long_data, long_series_run, many_steps_run
-from tests.helpers.site_build import build_with_article
+from tests.helpers.long_runs import long_series_run, many_steps_run
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def long_url(tmp_path_factory):
-    root = tmp_path_factory.mktemp("long-browser")
-    with served(build_with_article(root, "A probe.", [long_data(root)])) as url:
+def long_url(long_site):
+    with served(long_site) as url:
         yield url
 
 

@@ -10,19 +10,12 @@ import pytest
 
 from generator.figures.downsample import MAX_POINTS_PER_FIGURE, MAX_POINTS_PER_TRACE
 from generator.pages.browse import shortened
-from tests.helpers.long_runs import LONG_VALUE, long_data, long_series_run, many_steps_run
-from tests.helpers.site_build import build_with_article
+from tests.helpers.long_runs import LONG_VALUE, long_series_run, many_steps_run
 
 pytestmark = pytest.mark.site
 
 PAGE_LIMIT = 2_000_000  # bytes of HTML, for a run of 2,000 thread levels or a day-long step
 FIGURE_LIMIT = 1_000_000  # bytes of a chart's figure JSON, what the browser fetches to draw it
-
-
-@pytest.fixture(scope="module")
-def long_site(tmp_path_factory):
-    root = tmp_path_factory.mktemp("long-runs")
-    return build_with_article(root, "A probe.", [long_data(root)])
 
 
 def test_every_page_stays_under_the_limit(long_site):
