@@ -10,9 +10,12 @@ import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
+
 from generator.figures.plotly_config import CLOUD_KEYS
 from generator.figures.svg import DRAWING_SIZE
 from generator.pages.numbers import format_number
+from tests.helpers.page_pool import map_pages
 
 # Hosts a chart could upload to or link to; none may appear in the site's own code or data.
 CLOUD_HOSTS = ("plot.ly", "plotly.com", "chart-studio")
@@ -68,20 +71,36 @@ class _DrawingReader(HTMLParser):
         return len(self.drawings)
 
 
-def _chart_pages(public: Path, reader_type: type) -> list:
-    """(page, a reader_type fed with it) for every built page holding a chart."""
-    pages = []
-    for page in public.rglob("*.html"):
-        reader = reader_type()
-        reader.feed(page.read_text())
-        if reader.charts:
-            pages.append((page, reader))
-    return pages
+def _readers(page: Path) -> tuple[_DrawingReader, _ConfigReader]:
+    text = page.read_text()
+    drawings, config = _DrawingReader(), _ConfigReader()
+    drawings.feed(text)
+    config.feed(text)
+    return drawings, config
 
 
-def test_every_chart_shows_an_existing_drawing_and_only_the_first_loads_eagerly(built_site):
+@pytest.fixture(scope="module")
+def readers(built_site) -> dict[Path, tuple[_DrawingReader, _ConfigReader]]:
+    """Each built page's readers, fed once for the tests of this module."""
     _, public = built_site
-    pages = _chart_pages(public, _DrawingReader)
+    return map_pages(_readers, sorted(public.rglob("*.html")))
+
+
+def _chart_pages(readers: dict, reader_type: type) -> list:
+    """(page, its reader_type) for every built page holding a chart."""
+    return [
+        (page, reader)
+        for page, pair in readers.items()
+        for reader in pair
+        if isinstance(reader, reader_type) and reader.charts
+    ]
+
+
+def test_every_chart_shows_an_existing_drawing_and_only_the_first_loads_eagerly(
+    built_site, readers
+):
+    _, public = built_site
+    pages = _chart_pages(readers, _DrawingReader)
     assert len(pages) > 100
     for page, reader in pages:
         assert None not in reader.drawings, f"{page}: a chart box without its drawing"
@@ -106,9 +125,9 @@ def _assert_safe(config: dict, where: str) -> None:
     assert buttons <= ALLOWED_BUTTONS, (where, buttons)
 
 
-def test_no_chart_config_lets_a_request_leave_the_site(built_site):
+def test_no_chart_config_lets_a_request_leave_the_site(built_site, readers):
     _, public = built_site
-    pages_with_charts = _chart_pages(public, _ConfigReader)
+    pages_with_charts = _chart_pages(readers, _ConfigReader)
     assert len(pages_with_charts) > 100
     for page, reader in pages_with_charts:
         assert reader.config_text, f"{page}: charts without the site's Plotly config"

@@ -10,12 +10,10 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import re
 import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
@@ -25,6 +23,7 @@ import pytest
 from generator.pages.browse import browse_index
 from generator.pages.browse_split import PAGE_RUNS
 from tests.helpers.browse_split import reassembled_browse
+from tests.helpers.page_pool import map_pages
 from tests.helpers.paths import TOOLS_DIR
 from tests.helpers.tools import GO_TOOL_TIMEOUT_S, required_tool
 
@@ -82,14 +81,11 @@ def test_pages_parse_without_errors_and_ids_are_unique(built_site):
     _, public = built_site
     pages = sorted(public.rglob("*.html"))
     assert pages
-    # html5lib is pure Python and the site holds tens of MB of HTML: one process per core.
-    with ProcessPoolExecutor(os.cpu_count()) as pool:
-        found = pool.map(_page_problems, pages, chunksize=8)
-        problems = {
-            page.relative_to(public).as_posix(): page_problems
-            for page, page_problems in zip(pages, found, strict=True)
-            if page_problems
-        }
+    problems = {
+        page.relative_to(public).as_posix(): found
+        for page, found in map_pages(_page_problems, pages).items()
+        if found
+    }
     assert not problems
 
 
