@@ -23,6 +23,7 @@ def _run(workload: str, sets: int, scale: int, tps: dict[int, float], **extra) -
         "started_at": f"2026-01-01T00:0{repeat}:{extra.get('second', 0):02d}Z",
         "repeat": {"index": repeat, "of": 2},
         "workload": {
+            "tool": "sysbench",
             "name": workload,
             "tpcc": {
                 "table_sets": sets,
