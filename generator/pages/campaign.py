@@ -52,7 +52,7 @@ def summarize_campaign(
                         "variant": variant,
                         # Repeats share their data set, so any counted run stands for the cell.
                         "memory": memory_fit(counted[variant][0]),
-                        "runs": pass_list(by_variant[variant]),
+                        "runs": pass_list(by_variant[variant], trust),
                         "evidence": weakest(counted[variant]),
                         "sources": cell_sources(counted[variant]),
                     }
