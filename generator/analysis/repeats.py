@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from contract import RunDocument, Step, sysbench_steps
+from generator.analysis.verdict import FLAG_KINDS, flag_counts
 
 
 def repeat_index(run: RunDocument) -> int:
@@ -46,20 +47,32 @@ def counted_runs(cell: list[RunDocument]) -> list[RunDocument]:
     return [max(cell, key=lambda run: (run["started_at"], run["id"]))]
 
 
-def pass_list(cell: list[RunDocument]) -> list[dict[str, Any]]:
+def pass_list(
+    cell: list[RunDocument], trust: dict[str, list[dict[str, Any]]] | None = None
+) -> list[dict[str, Any]]:
     """Every run of a cell for links: id, repeat index (None outside a repeated campaign),
-    status and whether its numbers are counted."""
+    status and whether its numbers are counted; with trust (each run's analysis/trust.py
+    run_trust by run id), "judged" and "flagged": how many of its steps have a verdict, and
+    how many of those carry flags (analysis/verdict.py), "kinds" the labels of their kinds."""
     counted = {run["id"] for run in counted_runs(cell)}
-    return [
-        {
+    entries = []
+    for run in cell:
+        entry: dict[str, Any] = {
             "id": run["id"],
             "repeat": run.get("repeat", {}).get("index"),
             "status": run["status"],
             "status_reason": run.get("status_reason", ""),
             "counted": run["id"] in counted,
         }
-        for run in cell
-    ]
+        if trust is not None and run["id"] in trust:
+            flags = [step["flags"] for step in trust[run["id"]]]
+            entry |= {
+                "judged": len(flags),
+                "flagged": sum(1 for found in flags if found),
+                "kinds": [FLAG_KINDS[kind][0] for kind in flag_counts(flags)],
+            }
+        entries.append(entry)
+    return entries
 
 
 def spread_by_threads(

@@ -16,6 +16,7 @@ from generator.analysis.ratios import (
 )
 from generator.analysis.repeats import counted_runs, spread
 from generator.analysis.trust import run_trust
+from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.campaign import summarize_campaigns
 
 
@@ -207,3 +208,19 @@ def test_stats_without_flags_are_judged_as_before():
     cell = stat_cell("v", spread([50.0, 51.0]), spread([100.0, 101.0]), True)
     assert cell["flags"] == {"passes": 0, "flagged": 0, "kinds": {}}
     assert cell["verdict"] == "worse" and cell["judged_on"] == "all"
+
+
+def test_each_run_of_a_cell_counts_its_flagged_steps(runs):
+    by_id = {run["id"]: run for run in runs}
+    seen = 0
+    for summary in summarize_campaigns(runs):
+        for workload in summary["workloads"]:
+            for cell in workload["cells"]:
+                for entry in cell["runs"]:
+                    flags = [step["flags"] for step in run_trust(by_id[entry["id"]])]
+                    assert entry["judged"] == len(flags)
+                    assert entry["flagged"] == sum(1 for found in flags if found)
+                    labels = {FLAG_KINDS[flag["kind"]][0] for found in flags for flag in found}
+                    assert set(entry["kinds"]) == labels
+                    seen += entry["flagged"]
+    assert seen  # the fixture runs have flagged steps
