@@ -432,7 +432,8 @@ def test_insert_benchmark_steps_carry_their_steady_state_verdict(built_site, com
     table = table[: table.index("</table>")]
     assert "<th>verdict</th>" in table
     verdicts = re.findall(
-        r'<td class="(?:steady|unstable)" data-flags="([a-z ]*)" title="drift', table
+        r'<td class="(?:steady|unstable)" data-flags="([a-z ]*)">.*?<span class="trust-numbers">drift',
+        table,
     )
     assert verdicts == [" ".join(flag["kind"] for flag in entry["flags"]) for entry in judged]
     assert "client: its CPU not recorded" in html
