@@ -21,11 +21,26 @@ def ctrl_c_reaches_the_code_under_test():
 
 
 @pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory):
+def committed_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The generator's cache of the committed data/, derived once per session: every build of
+    data/ (alone or with more runs) is seeded with it (tests/helpers/site_build.seed_cache) and
+    derives only what it lacks."""
+    from generator.hugo import site_contract as site
+    from generator.hugo.build import generate
+
+    build = tmp_path_factory.mktemp("committed-cache") / "build"
+    generate([DATA_DIR], build)
+    return build / site.CACHE_DIR
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory, committed_cache: Path):
     """The site built once per session from the repo's committed data/: (report, public dir)."""
     import generator
+    from tests.helpers.site_build import seed_cache
 
     root = tmp_path_factory.mktemp("site")
+    seed_cache(root / "build", committed_cache)
     report = generator.build_site([DATA_DIR], root / "build", root / "public", base_url="/")
     return report, root / "public"
 

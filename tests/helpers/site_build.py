@@ -4,17 +4,26 @@ posts are the test's (a probe article of the shortcode under test, generated dra
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import tomllib
 from collections.abc import Callable
 from pathlib import Path
 
+from generator.hugo import site_contract as site
 from generator.hugo.build import generate
 from generator.hugo.command import overlay_mounts, run_build
 from tests.helpers.paths import REPO
 
 # Entries a paginated list (runs, campaigns, a term's runs) shows on one page.
 PAGER_SIZE = tomllib.loads((REPO / "site" / "hugo.toml").read_text())["pagination"]["pagerSize"]
+
+
+def seed_cache(build_dir: Path, cache: Path) -> None:
+    """Give a new build_dir the generator's cache entries in cache (generator/hugo/cache.py), so
+    that its build derives only what they lack. Hard links: an entry is replaced or deleted,
+    never written in place, so the build cannot change cache's."""
+    shutil.copytree(cache, build_dir / site.CACHE_DIR, copy_function=os.link)
 
 
 def data_of(tmp_path: Path, run_files: list, keep: Callable[[dict], bool]) -> Path:

@@ -20,7 +20,7 @@ from generator.analysis.hosts import host_of
 from generator.drafts.article import PLACEHOLDER, write_draft
 from generator.hugo.site_contract import campaign_page_file
 from tests.helpers.paths import DATA_DIR, FIXTURE_RUNS
-from tests.helpers.site_build import build_with_posts
+from tests.helpers.site_build import build_with_posts, seed_cache
 from tests.published import test_articles
 
 pytestmark = pytest.mark.site
@@ -47,9 +47,10 @@ THROUGHPUTS = ("tps", "qps", "inserts_per_s", "queries_per_s", "indexed_rows_per
 
 
 @pytest.fixture(scope="module")
-def drafts(tmp_path_factory, committed_runs) -> dict[str, Any]:
+def drafts(tmp_path_factory, committed_runs, committed_cache) -> dict[str, Any]:
     """One site built from data/ with a draft of every committed campaign as the only posts."""
     root = tmp_path_factory.mktemp("drafts")
+    seed_cache(root / "build", committed_cache)
     runs = [run_file.doc for run_file in committed_runs]
     written: dict[str, Path] = {}
 

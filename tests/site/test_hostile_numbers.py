@@ -17,6 +17,7 @@ import pytest
 
 from tests.helpers.hostile_numbers import ARABIC_FIVE, FULL_WIDTH_TWELVE
 from tests.helpers.paths import DATA_DIR, FIXTURE_RUNS, FIXTURES
+from tests.helpers.site_build import seed_cache
 
 pytestmark = pytest.mark.site
 
@@ -82,10 +83,11 @@ def _edge_data(root: Path) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def edge_site(tmp_path_factory) -> tuple[subprocess.CompletedProcess, ...]:
+def edge_site(tmp_path_factory, committed_cache) -> tuple[subprocess.CompletedProcess, ...]:
     """The import and the build, and where it published."""
     root = tmp_path_factory.mktemp("edge-numbers")
     imported = _edge_data(root)
+    seed_cache(root / "build", committed_cache)
     built = mybench("build", "--data", DATA_DIR, "--data", root / "data", "--out", root / "build",
                     "--destination", root / "public", "--base-url", "/")  # fmt: skip
     return imported, built, root / "public"
