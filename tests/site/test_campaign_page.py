@@ -155,7 +155,7 @@ class _RatioCells(HTMLParser):
         if tag == "table":
             self._in_table = False
         elif tag == "span" and self._in_mark:
-            self._in_mark = False  # the mark's first span holds "⚑ k/n", the second the words
+            self._in_mark = False  # the mark holds "⚑ k/n", then its sr-only kinds
         elif tag == "td":
             imported = (
                 self._imported[self._column] if self._column < len(self._imported) else False

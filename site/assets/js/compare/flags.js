@@ -54,10 +54,14 @@ export function whyNotJudged(own, base) {
 export function flagWords(index, counted) {
   if (!counted.passes) return '';
   const words = `${counted.flagged} of ${counted.passes} passes flagged`;
-  if (!counted.flagged) return words;
-  const kinds = index.flags.kinds.filter((kind) => counted.kinds[kind]).map((kind) => {
-    const label = index.flags.labels[index.flags.kinds.indexOf(kind)];
+  return counted.flagged ? `${words}: ${flagKinds(index, counted)}` : words;
+}
+
+// "transient, steal (1)": each kind's label, with its count where not every flagged pass has it.
+export function flagKinds(index, counted) {
+  const { kinds, labels } = index.flags;
+  return kinds.filter((kind) => counted.kinds[kind]).map((kind) => {
+    const label = labels[kinds.indexOf(kind)];
     return counted.kinds[kind] === counted.flagged ? label : `${label} (${counted.kinds[kind]})`;
-  });
-  return `${words}: ${kinds.join(', ')}`;
+  }).join(', ');
 }

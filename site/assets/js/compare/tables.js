@@ -4,7 +4,7 @@
 import { element } from '../dom.js';
 import { formatNumber } from '../format.js';
 import { pairInterval } from './interval.js';
-import { flagWords, judgedOn, passFlags, unflaggedEntry, whyNotJudged } from './flags.js';
+import { flagKinds, flagWords, judgedOn, passFlags, unflaggedEntry, whyNotJudged } from './flags.js';
 import { ratioCell, roundRatio } from './ratio.js';
 import { summariesByThreads, threadLevels, valuesByThreads } from './selection.js';
 
@@ -103,11 +103,11 @@ function intervalSpan(interval, decimals) {
   return span;
 }
 
-// A cell's flagged passes: "⚑ k/n", the kinds in its title and for screen readers
-// (layouts/_partials/campaign/flag-mark.html).
-function flagMark(words, counted) {
-  const mark = element('span', { class: 'flags', title: words });
-  mark.append(element('span', { 'aria-hidden': 'true' }, ` ⚑ ${counted.flagged}/${counted.passes}`), element('span', { class: 'sr-only' }, ` (${words})`));
+// A cell's flagged passes: "⚑ k/n", their kinds for screen readers (the title counts them and
+// names the kinds too), as layouts/_partials/campaign/flag-mark.html writes it.
+function flagMark(index, counted) {
+  const mark = element('span', { class: 'flags' }, ` ⚑ ${counted.flagged}/${counted.passes}`);
+  mark.append(element('span', { class: 'sr-only' }, ` flagged: ${flagKinds(index, counted)}`));
   return mark;
 }
 
@@ -126,7 +126,7 @@ function ratioTd(cell, unit, index) {
   // a cell resting on imported figures has no verdicts to count (ratio_cells.py _flag_text)
   const words = cell.measured ? flagWords(index, cell.flags) : '';
   const marked = (td) => {
-    if (cell.flags.flagged) td.append(flagMark(words, cell.flags));
+    if (cell.flags.flagged) td.append(flagMark(index, cell.flags));
     return td;
   };
   if (cell.state === 'missing') return element('td', { class: 'missing', title: 'not measured' }, '—');
