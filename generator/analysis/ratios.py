@@ -74,7 +74,7 @@ def judged_stats(stats: dict[str, Any]) -> dict[str, Any] | None:
     return stats["unflagged"] if keeps_enough(counted["passes"], counted["flagged"]) else None
 
 
-def _no_judgement(own: dict[str, Any], base: dict[str, Any]) -> str:
+def why_not_judged(own: dict[str, Any], base: dict[str, Any]) -> str:
     """Why a greyed cell is not judged: which sides keep too few unflagged passes."""
     short = []
     for whose, stats in (("its", own), ("the base's", base)):
@@ -200,7 +200,7 @@ def stat_cell(
         if None in judged
         else cast(tuple[dict[str, Any], dict[str, Any]], judged)
     )
-    no_judgement = None if is_base or None not in judged else _no_judgement(stats, all_base)
+    no_judgement = None if is_base or None not in judged else why_not_judged(stats, all_base)
     value = own["median"]
     base_median = theirs["median"]
     ratio = interval = no_interval = None
