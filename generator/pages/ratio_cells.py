@@ -27,9 +27,9 @@ from generator.pages.packed_rows import CELL_SEPARATOR
 # highest, when there are several; marker_words: what the marker says to a screen reader;
 # interval_method: "per-second samples" earns the interval a footnote; repeats: how many and
 # their spread, printed only in a table where some cell has repeats; flag_mark: "⚑ 2/3" when
-# some of the cell's passes are flagged (analysis/verdict.py), flags: by what kinds, for screen
-# readers ("flagged: transient"); the title counts every judged cell's flagged passes. A long
-# sweep has thousands of cells: the mark is kept to a few bytes.
+# some of the cell's passes are flagged (analysis/verdict.py), flags: how many of how many and
+# by what kinds, for every cell resting on judged steps (flag_words). A long sweep has
+# thousands of cells: the printed mark keeps only the kinds of these words for screen readers.
 SHOWN = (
     "value",
     "range",
@@ -100,16 +100,13 @@ def flag_words(flags: dict[str, Any]) -> str:
     if not flags["passes"]:
         return ""
     words = f"{flags['flagged']} of {flags['passes']} passes flagged"
-    return f"{words}: {_kinds(flags)}" if flags["flagged"] else words
-
-
-def _kinds(flags: dict[str, Any]) -> str:
-    """ "transient, steal (1)": each kind's label, with its count where not every flagged pass
-    has it."""
-    return ", ".join(
+    if not flags["flagged"]:
+        return words
+    kinds = [
         FLAG_KINDS[kind][0] + ("" if count == flags["flagged"] else f" ({count})")
         for kind, count in flags["kinds"].items()
-    )
+    ]
+    return f"{words}: {', '.join(kinds)}"
 
 
 def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, str]:
@@ -140,7 +137,7 @@ def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, st
         "flag_mark": f"{FLAG_MARK} {flags['flagged']}/{flags['passes']}"
         if flags["flagged"]
         else "",
-        "flags": f"flagged: {_kinds(flags)}" if flags["flagged"] else "",
+        "flags": _flag_text(cell),
     }
 
 

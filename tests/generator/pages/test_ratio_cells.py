@@ -166,14 +166,13 @@ def test_a_cell_with_a_flagged_pass_names_its_kind_and_the_passes_it_was_judged_
     cell = stat_cell("b", _flagged([50.0, 140.0, 141.0], [["transient"], [], []]), base, True)
     texts = shown_texts(cell, "TPS", repeated=True)
     assert texts["flag_mark"] == "\u2691 1/3"
-    assert texts["flags"] == "flagged: transient"
+    assert texts["flags"] == "1 of 3 passes flagged: transient"
     assert texts["title"].startswith("median 141 TPS over 2 repeats, range 140\u2013141")
     assert texts["title"].endswith(
         "; 1 of 3 passes flagged: transient; judged on its 2 unflagged passes"
     )
     base_texts = shown_texts(stat_cell("a", base, None, True), "TPS", repeated=True)
-    assert (base_texts["flag_mark"], base_texts["flags"]) == ("", "")
-    assert base_texts["title"].endswith("; 0 of 3 passes flagged")
+    assert (base_texts["flag_mark"], base_texts["flags"]) == ("", "0 of 3 passes flagged")
 
 
 def test_a_greyed_cell_counts_each_kind_and_says_why_it_is_not_judged():
@@ -183,7 +182,7 @@ def test_a_greyed_cell_counts_each_kind_and_says_why_it_is_not_judged():
     texts = shown_texts(cell, "TPS", repeated=True)
     assert cell["verdict"] == "flagged" and texts["marker"] == ""
     assert texts["flag_mark"] == "\u2691 2/3"
-    assert texts["flags"] == "flagged: transient, steal (1)"
+    assert texts["flags"] == "2 of 3 passes flagged: transient, steal (1)"
     assert texts["title"].endswith(
         "; 2 of 3 passes flagged: transient, steal (1); not judged: 2 of its 3 passes flagged,"
         " fewer than half unflagged"
