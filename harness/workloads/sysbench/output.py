@@ -37,6 +37,9 @@ _SERIES_OF = {"t": "t", "tps": "tps", "qps": "qps", "lat": "lat", "err": "errors
               "reconn": "reconnects_per_s"}  # fmt: skip
 
 
+MEASURED_PERCENTILE = 95  # sysbench's default --percentile, which the harness keeps
+
+
 def latency_key(percentile: int) -> str:
     """The name of a per-second latency series at this percentile: "p95_ms", "p99_ms"."""
     return f"p{percentile}_ms"
@@ -260,7 +263,12 @@ def parse_run(text: str, threads: int) -> RunReport:
     histogram = collected.histogram
     if not histogram:
         raise SysbenchOutputError("sysbench output has no latency histogram (--histogram=on)")
-    return _report(collected, threads, _percentiles(histogram), _named_series(collected))
+    # a step that ends before sysbench's first report still has its (empty) series
+    series = _named_series(collected) or {
+        **{key: [] for key in _SERIES_OF.values() if key != "lat"},
+        latency_key(MEASURED_PERCENTILE): [],
+    }
+    return _report(collected, threads, _percentiles(histogram), series)
 
 
 def parse_logged_run(text: str, threads: int) -> RunReport:
