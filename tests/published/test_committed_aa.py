@@ -1,6 +1,8 @@
 """The trust rules' bar on the committed A/A campaign (campaigns/trust-aa-binlog.toml): comparing a
-my.cnf with itself colours no cell, while sync_binlog=1 on Update-NoKey is coloured, each cell
-with the interval its repeats give."""
+my.cnf with itself colours no cell, while sync_binlog=1 on Update-NoKey is either coloured worse,
+each cell with the interval its repeats give, or not judged because too few of its passes are
+fit to judge (the campaign was measured before the harness settled write debt before every
+step), and then says so."""
 
 import pytest
 
@@ -35,13 +37,16 @@ def test_the_a_a_pair_colours_nothing(workloads):
         assert [cell for cell in cells if cell["verdict"] in COLOURED] == []
 
 
-def test_sync_binlog_1_on_update_nokey_is_coloured_with_its_interval(workloads):
+def test_sync_binlog_1_on_update_nokey_is_worse_or_says_why_it_is_not_judged(workloads):
     tps = cells_of(workloads["update-nokey"], "binlog-sync1", ("tps",))
-    assert tps and all(cell["verdict"] == "worse" for cell in tps)
+    assert tps and all(cell["verdict"] in {"worse", "flagged"} for cell in tps)
     for cell in tps:
+        if cell["verdict"] == "flagged":
+            assert "passes flagged" in cell["no_judgement"], cell
+            continue
         interval = cell["interval"]
         assert interval["method"] == "repeats" and not interval["low"] <= 1 <= interval["high"]
     # p95 doubles too, but binlog-off's own p95 moved 0.45-0.78 ms over the passes at 2 threads:
     # a cell may stay within noise, never read better or same
     latency = cells_of(workloads["update-nokey"], "binlog-sync1", ("p95",))
-    assert {cell["verdict"] for cell in latency} <= {"worse", "noise"}
+    assert {cell["verdict"] for cell in latency} <= {"worse", "noise", "flagged"}
