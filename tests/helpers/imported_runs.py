@@ -149,15 +149,17 @@ def summary_run(
     }
 
 
+def _published(campaign_id: str, name: str, title: str, file: str, variants: list) -> dict:
+    """The campaign section of a table imported from `file`."""
+    return {"id": campaign_id, "name": name, "title": title, "file": file,
+            "variant_order": variants}  # fmt: skip
+
+
 def summary_campaign() -> list[dict]:
     """The published table's runs, base variant first."""
-    campaign = {
-        "id": SUMMARY_CAMPAIGN,
-        "name": "published-probe",
-        "title": "Published probe: MariaDB 10.6 vs 10.11 vs 11.4",
-        "file": "published.csv",
-        "variant_order": list(SUMMARY_FIGURES),
-    }
+    campaign = _published(SUMMARY_CAMPAIGN, "published-probe",
+                          "Published probe: MariaDB 10.6 vs 10.11 vs 11.4", "published.csv",
+                          list(SUMMARY_FIGURES))  # fmt: skip
     return [
         summary_run(campaign, variant, SUMMARY_VERSIONS[variant], figures)
         for variant, figures in SUMMARY_FIGURES.items()
@@ -192,13 +194,8 @@ def mixed_campaign(measured_passes: list[dict], log_source: dict) -> list[dict]:
 
 def qps_campaign() -> list[dict]:
     """The table published in QPS: one run per variant, one step at 1 client, QPS only."""
-    campaign = {
-        "id": QPS_CAMPAIGN,
-        "name": "qps-probe",
-        "title": "QPS probe: MySQL 5.0 vs 8.0, as published",
-        "file": "published-qps.csv",
-        "variant_order": list(QPS_FIGURES),
-    }
+    campaign = _published(QPS_CAMPAIGN, "qps-probe", "QPS probe: MySQL 5.0 vs 8.0, as published",
+                          "published-qps.csv", list(QPS_FIGURES))  # fmt: skip
     return [
         summary_run(campaign, variant, version, {1: {"qps": qps}}, QPS_WORKLOAD)
         for variant, (version, qps) in QPS_FIGURES.items()
