@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-pyproject
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
-	git procps python3 python3-venv
+	git procps python3 python3-venv linux-perf fio
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
@@ -59,14 +59,18 @@ screenshot: system-packages venv
 servers:
 	tools/fetch-mariadb.sh 11.4.5
 
+# The inferno flame-graph tools (tools/ensure-inferno.sh): the harness folds profiles with them
+# and the generator draws them.
+WITH_INFERNO = PATH="$$(tools/ensure-inferno.sh):$$PATH"
+
 demo: system-packages venv
-	env $(HUGO_UNSET) $(BIN)/mybench demo
+	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench demo
 
 build: venv
-	env $(HUGO_UNSET) $(BIN)/mybench build $(if $(BASE_URL),--base-url "$(BASE_URL)")
+	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench build $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 serve: venv
-	env $(HUGO_UNSET) $(BIN)/mybench serve
+	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench serve
 
 validate: venv
 	$(BIN)/mybench validate data
@@ -78,7 +82,7 @@ lint: venv
 
 # The 20 slowest tests close every run's log: the whole of CI must stay under 25 minutes.
 test: system-packages venv servers lint
-	PATH="$$(tools/ensure-go.sh):$$PATH" env $(HUGO_UNSET) $(BIN)/python -m pytest -q --durations=20
+	PATH="$$(tools/ensure-go.sh):$$(tools/ensure-inferno.sh):$$PATH" env $(HUGO_UNSET) $(BIN)/python -m pytest -q --durations=20
 
 clean:
 	rm -rf build site/public site/resources .scratch

@@ -109,6 +109,30 @@ class Harness(TypedDict):
     snapshot: NotRequired[Snapshot]
 
 
+class FioResult(TypedDict):
+    iops: Required[float]
+    mb_per_s: Required[float]
+    p50_us: NotRequired[float]
+    p99_us: NotRequired[float]
+
+
+class Storage(TypedDict):
+    """The datadir device as fio measured it, once per host fingerprint and device."""
+
+    tool: Required[Literal["fio"]]
+    version: Required[str]
+    measured_at: Required[str]
+    device: Required[str | None]
+    write_cache: Required[str | None]
+    file_mb: NotRequired[int]
+    seconds_per_test: NotRequired[float]
+    sync_write_4k: Required[FioResult]
+    rand_read_16k_qd1: Required[FioResult]
+    rand_read_16k_qd32: Required[FioResult]
+    seq_write: Required[FioResult]
+    flushes_honoured: NotRequired[bool | None]
+
+
 class Host(TypedDict):
     hostname: Required[str]
     cpu_model: NotRequired[str]
@@ -128,6 +152,7 @@ class Host(TypedDict):
     datadir_device_model: NotRequired[str | None]
     fingerprint: NotRequired[str]
     label: NotRequired[str]
+    storage: NotRequired[Storage]
 
 
 class ServerHost(TypedDict):
@@ -338,6 +363,42 @@ class PerOp(TypedDict):
     context_switches: float
     read_kb: float
     write_kb: float
+    server_cpu_us: NotRequired[float | None]
+    client_cpu_us: NotRequired[float | None]
+
+
+class StepProfile(TypedDict):
+    """A step's server profile in brief; its stacks are in the run's profile file."""
+
+    samples: Required[int]
+    kept_samples: Required[int]
+    lost: NotRequired[int]
+    unresolved_frames_pct: Required[float]
+    median_depth: Required[float]
+
+
+class Profiler(TypedDict):
+    tool: Literal["perf"]
+    version: str
+    event: str
+    frequency_hz: int
+    call_graph: Literal["fp", "dwarf", "lbr", "none"]
+
+
+class ProfileSymbols(TypedDict):
+    binary: Required[str]
+    symbol_table: Required[Literal["full", "dynamic", "none"]]
+    dynamic_symbols: NotRequired[int]
+
+
+class Profile(TypedDict, total=False):
+    """Either where the run's profile file is (file, sha256, profiler, symbols) or skipped."""
+
+    file: str
+    sha256: str
+    profiler: Profiler
+    symbols: ProfileSymbols
+    skipped: str
 
 
 class OsCounters(TypedDict, total=False):
@@ -393,6 +454,7 @@ class Step(TypedDict):
     server_status_delta: NotRequired[dict[str, float]]
     monitor: NotRequired[Monitor]
     per_op: NotRequired[PerOp]
+    profile: NotRequired[StepProfile]
     os: NotRequired[OsCounters]
 
 
@@ -523,6 +585,7 @@ class IbenchStep(TypedDict):
     os: NotRequired[OsCounters]
     per_op: NotRequired[PerOp]
     monitor: NotRequired[Monitor]
+    profile: NotRequired[StepProfile]
 
 
 class RunDocument(TypedDict):
@@ -536,6 +599,7 @@ class RunDocument(TypedDict):
     reproduces: NotRequired[Reproduces]
     origin: NotRequired[Origin]
     settle: NotRequired[Settle]
+    profile: NotRequired[Profile]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]
     started_at: Required[str]

@@ -43,31 +43,34 @@ class Problem:
 
 
 @cache
-def _schema() -> dict[str, object]:
-    return cast(dict[str, object], json.loads(SCHEMA_PATH.read_text()))
+def _schema(path: Path = SCHEMA_PATH) -> dict[str, object]:
+    return cast(dict[str, object], json.loads(path.read_text()))
 
 
 @cache
-def _verdict() -> jsonschema_rs.Draft202012Validator:
-    return jsonschema_rs.Draft202012Validator(_schema(), validate_formats=True)
+def _verdict(path: Path) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(_schema(path), validate_formats=True)
 
 
 @cache
-def _explainer() -> jsonschema.Draft202012Validator:
+def _explainer(path: Path) -> jsonschema.Draft202012Validator:
     checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    return jsonschema.Draft202012Validator(_schema(), format_checker=checker)
+    return jsonschema.Draft202012Validator(_schema(path), format_checker=checker)
 
 
-def _schema_problems(doc: object, file: str) -> list[Problem]:
-    if _verdict().is_valid(doc):
+def schema_problems(doc: object, file: str, schema_path: Path = SCHEMA_PATH) -> list[Problem]:
+    """The problems the schema at schema_path finds in doc (the run schema unless told)."""
+    if _verdict(schema_path).is_valid(doc):
         return []
     explained = [
         Problem(file, _json_path(err.absolute_path), _message(err))
-        for err in sorted(_explainer().iter_errors(doc), key=lambda e: list(e.absolute_path))
+        for err in sorted(
+            _explainer(schema_path).iter_errors(doc), key=lambda e: list(e.absolute_path)
+        )
     ]
     return explained or [
         Problem(file, _json_path(err.instance_path), err.message)
-        for err in _verdict().iter_errors(doc)
+        for err in _verdict(schema_path).iter_errors(doc)
     ]
 
 
@@ -122,7 +125,7 @@ def validate_document(
     json_text, the document's file text when known, spares the walk for invisible characters
     when it holds none.
     """
-    problems = _schema_problems(doc, file)
+    problems = schema_problems(doc, file)
     if problems or not isinstance(doc, dict):
         return problems
     if json_text is None or may_hold_invisible(json_text):
