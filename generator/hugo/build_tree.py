@@ -9,10 +9,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from contract import RunDocument, is_ibench
+from contract import ProfileFile, RunDocument, is_ibench
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
 from generator.figures.downsample import thin_figure
+from generator.figures.flamegraph import differential_flame_graph, flame_graph
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
 from generator.figures.plotly_config import PLOTLY_CONFIG
@@ -20,7 +21,7 @@ from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
 from generator.hugo.cache_keys import document_digest, key
-from generator.hugo.load import PlannedRun, RunFile, planned, read_document
+from generator.hugo.load import PlannedRun, RunFile, planned, read_document, read_profile
 from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import stored_diffs
 from generator.pages.browse import browse_entries, joined_browse_index
@@ -30,6 +31,7 @@ from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.monitor import family_rules
+from generator.pages.profiles import campaign_profiles, run_flame_graphs
 from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
 from generator.pages.run_sequence import earlier_runs
@@ -123,18 +125,19 @@ def files_of_run(
     cell: list[RunDocument],
     original: RunDocument | None,
     start: list[RunDocument] | None = None,
+    profile: ProfileFile | None = None,
 ) -> dict[str, bytes]:
     """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell;
     original: the run it reproduces, when in the archive; start: the runs of its server start,
-    analysis.server_starts, when known); its run.json and stored diff are copied by
-    hugo_inputs."""
+    analysis.server_starts, when known; profile: its profile file, loaded and checked, with a
+    flame graph per profiled step); its run.json and stored diff are copied by hugo_inputs."""
     trust = run_trust(run)
     figures = {}
     if run["steps"]:
         figures = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
         figures.update(monitor_figures(run))
     # "figures": the names its charts may use (_partials/chart.html)
-    page = {**run_page(run, cell, trust, original, start), "figures": list(figures)}
+    page = {**run_page(run, cell, trust, original, start, profile), "figures": list(figures)}
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
         site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),
@@ -146,6 +149,9 @@ def files_of_run(
     # An imported run has a my.cnf only when the user gave one, and never replay commands.
     if "my_cnf" in run["server"]:
         files[site.run_static(run["id"], site.MY_CNF)] = run["server"]["my_cnf"].encode()
+    if profile is not None:
+        for rel, (title, subtitle, stacks) in run_flame_graphs(run, profile).items():
+            files[site.static_file(rel)] = flame_graph(stacks, title, subtitle)
     if "reproduce" in run:
         earlier = earlier_runs(run, start or [run])
         files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run, earlier).encode()
@@ -154,14 +160,28 @@ def files_of_run(
     )
 
 
-def files_of_campaign(runs: list[RunDocument]) -> dict[str, bytes]:
-    """A campaign's summary and overlay figures, from its runs."""
+def files_of_campaign(
+    runs: list[RunDocument], profiles: dict[str, ProfileFile] | None = None
+) -> dict[str, bytes]:
+    """A campaign's summary and overlay figures, from its runs; with profiles (by run id, the
+    loaded profile of each run that has one), its differential cells, their flame graphs and
+    pages."""
     summary = summarize_campaign(runs)
+    cells = campaign_profiles(summary["id"], summary["base"], runs, profiles or {})
+    differential = {}
+    for cell in cells:
+        base, variant = cell.pop("stacks")
+        subtitle = f"widths: {cell['variant']}; red grew, blue shrank against {cell['base']}"
+        graph = differential_flame_graph(base, variant, cell["title"], subtitle)
+        differential[site.static_file(cell["svg"])] = graph
     files = {
-        site.campaign_page_file(summary["id"]): _json_bytes(campaign_page(summary)),
-        site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
-            campaign_index_entry(summary)
+        site.campaign_page_file(summary["id"]): _json_bytes(
+            {**campaign_page(summary), "profiles": cells}
         ),
+        site.data_file(site.CAMPAIGN_INDEX_DATA, summary["id"]): _json_bytes(
+            campaign_index_entry(summary, cells)
+        ),
+        **differential,
     }
     overlays = summary["workloads"] + ([summary["tpcc"]] if summary["tpcc"] else [])
     figures = {
@@ -249,13 +269,19 @@ def _run_unit(
         [documents[other.id][0] for other in cell],
         reproduced,
         [documents[other.id][0] for other in start],
+        read_profile(run, doc),
     )
     return {site.run_static(run.id, site.RUN_DOCUMENT): raw, **files}
 
 
 def _campaign_unit(runs: list[PlannedRun]) -> dict[str, bytes]:
     documents = [read_document(run)[0] for run in runs]
-    return {**files_of_campaign(documents), **campaign_pieces(documents)}
+    profiles = {
+        run.id: profile
+        for run, doc in zip(runs, documents, strict=True)
+        if (profile := read_profile(run, doc)) is not None
+    }
+    return {**files_of_campaign(documents, profiles), **campaign_pieces(documents)}
 
 
 def derive_all(found: list[Derivation]) -> dict[str, bytes]:

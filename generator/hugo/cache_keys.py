@@ -1,7 +1,7 @@
 """What each cache entry's files depend on, hashed into its key (the store: cache.py).
 
 Every key starts from the code version: the sources of generator/ and contract/ (templates
-included; not their Markdown READMEs, which no code reads), the JSON Schemas, and the installed versions of the libraries that shape the output.
+included; not their Markdown READMEs, which no code reads), the JSON Schemas, the inferno version tools/ensure-inferno.sh pins, and the installed versions of the libraries that shape the output.
 Editing any of them, or upgrading a pin, makes every entry miss. On top of it:
 
 - a document's validity: its file name and bytes;
@@ -20,12 +20,15 @@ from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
 
+from contract._profiles import PROFILE_SCHEMA_PATH
 from contract._validate import SCHEMA_PATH
 from generator.pages.schema_doc import CAMPAIGN_SCHEMA_PATH
 
 REPO = Path(__file__).resolve().parents[2]
 CODE_DIRS = (REPO / "generator", REPO / "contract")
-SCHEMA_FILES = (SCHEMA_PATH, CAMPAIGN_SCHEMA_PATH)
+# The flame graphs' SVG is inferno's: the script that pins its version stands for it.
+INFERNO_PIN = REPO / "tools" / "ensure-inferno.sh"
+SCHEMA_FILES = (SCHEMA_PATH, CAMPAIGN_SCHEMA_PATH, PROFILE_SCHEMA_PATH, INFERNO_PIN)
 # The distributions whose version changes a byte of a generated file (figures, numbers, SVG,
 # replay.sh, validation verdicts).
 LIBRARIES = ("plotly", "numpy", "scipy", "tsdownsample", "Jinja2", "jsonschema", "jsonschema-rs")

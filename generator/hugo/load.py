@@ -5,9 +5,11 @@ A build plans from outlines, not documents: per run its file, the SHA-256 of its
 few fields the plan needs (id, campaign cell, pass order, taxonomy terms), so an archive of
 100,000 runs is planned in a few megabytes; each document is parsed inside the unit that
 derives from it (build_tree.py). The documents not found valid before are validated on every
-core (parallel.py). With a cache, a file validated before (same name, bytes and code version:
+core (parallel.py), each with its profile file if it names one (contract.load_profile: a
+missing, altered or malformed profile refuses the build like a bad run file). With a cache, a file validated before (same name, bytes and code version:
 generator/hugo/cache_keys.py) is not parsed at all: its outline is the memo's; and one whose
-size, modification time and inode are those the memo recorded is not even read.
+size, modification time and inode (and its profile file's) are those the memo recorded is not
+even read. A profile file whose stat moved has its run checked again.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ class RunOutline(TypedDict):
     diff: dict[str, str] | None  # provenance_files.snapshot_diff
     reproduces: str | None  # the id of the run it reproduces, if any
     start: str  # analysis.server_starts.start_key, as JSON: the runs of its server start
+    profile: str | None  # its profile file, relative to its data dir (contract.load_profile)
 
 
 class PlannedRun(NamedTuple):
@@ -72,6 +75,7 @@ def outline_of(run: contract.RunDocument) -> RunOutline:
         "diff": snapshot_diff(run),
         "reproduces": run["reproduces"]["run_id"] if "reproduces" in run else None,
         "start": json.dumps(start_key(run)),
+        "profile": run.get("profile", {}).get("file"),
     }
 
 
@@ -81,12 +85,25 @@ def _outline(stored: dict[str, object]) -> RunOutline:
     return cast(RunOutline, {**stored, "cell": tuple(cell), "order": tuple(order)})
 
 
-Stat = tuple[int, int, int]  # size, modification time (ns), inode
+# size, modification time (ns), inode: of the run file, then of its profile file if it has one
+Stat = tuple[int, ...]
+NO_STAT: Stat = (0, 0, 0)
 
 
 def _stat(path: Path) -> Stat:
     found = path.stat()
     return found.st_size, found.st_mtime_ns, found.st_ino
+
+
+def data_dir_of(run_file: Path) -> Path:
+    """The results directory of a run file (<data dir>/runs/<id>.json), which its profile file
+    is named relative to."""
+    return run_file.parent.parent
+
+
+def _files_stat(path: Path, profile: str | None) -> Stat:
+    """The run file's stat, then its profile file's; OSError when either is gone."""
+    return _stat(path) + (_stat(data_dir_of(path) / profile) if profile else ())
 
 
 class _Remembered(TypedDict):
@@ -131,9 +148,11 @@ class ValidatedBefore:
         remembered = self._runs.get(path.name)
         if remembered is None:
             return None
-        stat = _stat(path)
-        if stat == remembered["stat"] and stat[1] < self._trusted_before:
+        stat = _files_stat(path, remembered["outline"]["profile"])
+        if stat == remembered["stat"] and all(t < self._trusted_before for t in stat[1::3]):
             digest = remembered["digest"]
+        elif stat[3:] != remembered["stat"][3:]:
+            return None  # the profile file moved: checked again with its run
         elif (digest := document_digest(path.read_bytes())) != remembered["digest"]:
             return None
         self._found[path.name] = {**remembered, "stat": stat}
@@ -158,14 +177,22 @@ class _Checked(NamedTuple):
 
 
 def _check(path: Path) -> _Checked:
-    """Validate one run file (in a pool worker): what a plan keeps of it, or its problems."""
+    """Validate one run file and its profile file (in a pool worker): what a plan keeps of it,
+    or its problems."""
     try:
         stat = _stat(path)  # before reading: a later change then shows as a new stat
         raw = path.read_bytes()
     except OSError as exc:
-        return _Checked((0, 0, 0), "", None, [contract.unreadable(path, exc)])
+        return _Checked(NO_STAT, "", None, [contract.unreadable(path, exc)])
     run, problems = contract.check_run(str(path), raw)
-    return _Checked(stat, document_digest(raw), run and outline_of(run), problems)
+    outline = run and outline_of(run)
+    if run is not None and outline is not None and outline["profile"]:
+        try:
+            stat += _stat(data_dir_of(path) / outline["profile"])
+        except OSError:
+            pass  # load_profile names the file it cannot read
+        problems += contract.load_profile(data_dir_of(path), run)[1]
+    return _Checked(stat, document_digest(raw), outline, problems)
 
 
 def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
@@ -176,7 +203,7 @@ def _known(path: Path, memo: ValidatedBefore | None) -> _Checked | None:
         found = memo.known(path)
     except OSError:
         return None  # _check reports it
-    return _Checked((0, 0, 0), *found, []) if found else None
+    return _Checked(NO_STAT, *found, []) if found else None
 
 
 def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[PlannedRun]:
@@ -189,7 +216,7 @@ def plan_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> lis
     results = in_order([partial(_check, path) for path in pending])
     for path, found in zip(pending, results, strict=True):
         checked[path] = found
-        if memo is not None and found.outline is not None:
+        if memo is not None and found.outline is not None and not found.problems:
             memo.add(path, found.stat, found.digest, found.outline)
     loaded: dict[str, PlannedRun] = {}
     problems: list[contract.Problem] = []
@@ -223,6 +250,17 @@ def read_document(run: PlannedRun) -> tuple[contract.RunDocument, bytes]:
         raise InvalidData([contract.Problem(str(run.path), "$", why)])
     # Strict parsing only refuses what a valid file cannot hold: plain json reads it alike.
     return cast(contract.RunDocument, json.loads(raw)), raw
+
+
+def read_profile(run: PlannedRun, doc: contract.RunDocument) -> contract.ProfileFile | None:
+    """The planned run's profile file, checked again as it is read (its run's hash names its
+    bytes); None for a run without one. Raises InvalidData when it fails."""
+    if not run.outline["profile"]:
+        return None
+    profile, problems = contract.load_profile(data_dir_of(run.path), doc)
+    if problems:
+        raise InvalidData(problems)
+    return profile
 
 
 def planned(path: Path) -> PlannedRun:

@@ -6,14 +6,19 @@ its own campaign's entry."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from contract import page_segment
 
 
-def campaign_index_entry(summary: dict[str, Any]) -> dict[str, Any]:
+def campaign_index_entry(
+    summary: dict[str, Any], profile_cells: Sequence[dict[str, Any]] = ()
+) -> dict[str, Any]:
     """The page's path, title, date and the params the campaign lists show, from the summary
-    (generator/pages/campaign.py summarize_campaign)."""
+    (generator/pages/campaign.py summarize_campaign); with the paths and titles of its
+    differential flame graph pages (pages/profiles.campaign_profiles), which the adapter adds
+    under the campaign's page."""
     return {
         "path": page_segment(summary["id"]),  # the one rule for names that become paths
         "title": summary["title"],
@@ -23,4 +28,7 @@ def campaign_index_entry(summary: dict[str, Any]) -> dict[str, Any]:
             "workloads": [workload["name"] for workload in summary["workloads"]],
             "host_names": [host["name"] for host in summary["hosts"]],
         },
+        "profile_pages": [
+            {"path": cell["path"], "title": cell["title"]} for cell in profile_cells
+        ],
     }

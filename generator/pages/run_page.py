@@ -33,12 +33,13 @@ import hashlib
 import json
 from typing import Any, Final
 
-from contract import RunDocument, is_ibench, page_segment
+from contract import ProfileFile, RunDocument, is_ibench, page_segment
 from generator.analysis.evidence import evidence_of
 from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
 from generator.pages.numbers import format_number
 from generator.pages.packed_rows import packed, packed_table
+from generator.pages.profiles import run_profiles
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import run_headline, run_name
 from generator.pages.run_sequence import earlier_runs, run_sequence
@@ -86,8 +87,9 @@ def run_page(
     trust: list[dict[str, Any]],
     original: RunDocument | None,
     start: list[RunDocument] | None = None,
+    profile: ProfileFile | None = None,
 ) -> dict[str, Any]:
-    """The run page's one file. cell: its campaign cell's runs (analysis.repeats.group_by_cell);
+    """The run page's one file (profile: the run's profile file, loaded and checked). cell: its campaign cell's runs (analysis.repeats.group_by_cell);
     trust: its step trust (analysis.trust.run_trust); original: the run it reproduces, when the
     archive holds it; start: the runs of its server start (analysis.server_starts), the run
     alone when not given."""
@@ -107,6 +109,7 @@ def run_page(
         "monitor": monitor_tables(run) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
+        "profiles": run_profiles(run, profile),
     }
 
 
