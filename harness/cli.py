@@ -665,6 +665,11 @@ def campaign() -> None:
     "--threads", callback=thread_list, help="Thread levels instead of the preset's, e.g. 1,2."
 )
 @click.option("--step-seconds", type=Count(1), help="Seconds per step instead of the preset's.")
+@click.option(
+    "--warmup-seconds",
+    type=Count(0),
+    help="Seconds of the unmeasured warm-up before each sweep instead of the preset's.",
+)
 @click.option("--repeats", type=Count(1), help="Passes instead of the preset's.")
 @click.option(
     "--table-size", type=Count(1), help="Rows per sysbench table instead of the preset's."
@@ -679,6 +684,7 @@ def campaign_new(
     out: Path | None,
     threads: list[int] | None,
     step_seconds: int | None,
+    warmup_seconds: int | None,
     repeats: int | None,
     table_size: int | None,
 ) -> None:
@@ -692,7 +698,7 @@ def campaign_new(
             list(servers),
             list(variants),
             title,
-            Overrides(threads, step_seconds, repeats, table_size),
+            Overrides(threads, step_seconds, repeats, table_size, warmup_seconds),
         )
     click.echo(f"wrote {written}")
     click.echo(f"edit its descriptions, then: mybench run {written}")

@@ -207,6 +207,7 @@ class Overrides:
     step_seconds: int | None = None
     repeats: int | None = None
     table_size: int | None = None
+    warmup_seconds: int | None = None
 
 
 def render_campaign(
@@ -230,6 +231,7 @@ def render_campaign(
         ("threads", overrides.threads),
         ("step_seconds", overrides.step_seconds),
         ("repeats", overrides.repeats),
+        ("warmup_seconds", overrides.warmup_seconds),
     ):
         if value is not None:
             sweep[key] = value

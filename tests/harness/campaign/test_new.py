@@ -55,12 +55,13 @@ def test_presets_bring_what_their_reference_runs(tmp_path):
 
 
 def test_overrides_make_a_quick_try(tmp_path):
-    quick = Overrides(threads=[1, 2], step_seconds=2, repeats=1, table_size=2000)
+    quick = Overrides(threads=[1, 2], step_seconds=2, repeats=1, table_size=2000, warmup_seconds=0)
     out = write_campaign(tmp_path / "q.toml", SMALL_VM, "q", "aa", SERVERS[:1], [], None, quick)
     campaign = load_campaign(out)
     assert campaign.repeats == 1
     for workload in campaign.workloads:
         assert (workload.sweep.threads, workload.sweep.step_seconds) == ([1, 2], 2)
+        assert workload.sweep.warmup_seconds == 0
         assert workload.table_size == 2000
 
 
@@ -119,7 +120,8 @@ def test_a_new_campaign_runs_against_a_sandbox(tmp_path):
     campaign = tmp_path / "campaigns" / "tiny-aa.toml"
     args = ["campaign", "new", "tiny-aa", "--preset", "aa", "--server", "debian=/usr",
             "--mycnf", str(tiny_cnf), "--out", str(campaign), "--threads", "1",
-            "--step-seconds", "2", "--repeats", "1", "--table-size", "2000"]  # fmt: skip
+            "--step-seconds", "2", "--warmup-seconds", "1", "--repeats", "1",
+            "--table-size", "2000"]  # fmt: skip
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
 
