@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from harness.measure import counters
-from harness.measure.sampler import INTERVAL_S, StepSampler
+from harness.measure.sampler import INTERVAL_S, ProcessCpu, StepSampler, cpu_between, process_cpu
 from harness.servers.protocol import Server
 
 
@@ -25,10 +25,21 @@ class MeasuredStep:
     fields: dict = field(default_factory=dict)
     os_before: counters.OsSample | None = None
     os_after: counters.OsSample | None = None
+    cpu_before: ProcessCpu | None = None
+    cpu_after: ProcessCpu | None = None
 
-    def per_op(self, operations: int, op: str) -> dict[str, object]:
-        """Mark Callaghan's cpu/o, cs/o, rKB/o, wKB/o over the step, per `op`."""
-        return {**counters.per_operation(self.os_before, self.os_after, operations), "op": op}
+    def per_op(
+        self, operations: int, op: str, client_cpu_s: float | None = None
+    ) -> dict[str, object]:
+        """Mark Callaghan's cpu/o, cs/o, rKB/o, wKB/o over the step, per `op`, and the server's
+        and the clients' own CPU per `op`. client_cpu_s: the clients' CPU as a driver measured
+        it itself (the Insert Benchmark's workers), in place of this process's children."""
+        server_s, children_s = cpu_between(self.cpu_before, self.cpu_after)
+        client_s = children_s if client_cpu_s is None else client_cpu_s
+        costs = counters.per_operation(
+            self.os_before, self.os_after, operations, server_s, client_s
+        )
+        return {**costs, "op": op}
 
 
 @contextmanager
@@ -40,10 +51,12 @@ def measured_step(server: Server, innodb_metrics: tuple[str, ...]) -> Iterator[M
         sampler = StepSampler(sampler_connection, server.pid, innodb_metrics)
         sampler.start()
         step.os_before = counters.os_sample()
+        step.cpu_before = process_cpu(server.pid)
         try:
             yield step
         finally:
             step.os_after = counters.os_sample()
+            step.cpu_after = process_cpu(server.pid)
             samples = sampler.stop()
     server.check_alive()
     with server.connect() as conn:

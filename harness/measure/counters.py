@@ -105,13 +105,26 @@ def os_delta(before: OsSample, after: OsSample) -> dict[str, float]:
     }
 
 
-def per_operation(before: OsSample, after: OsSample, operations: int) -> dict[str, object]:
+def per_operation(
+    before: OsSample,
+    after: OsSample,
+    operations: int,
+    server_cpu_s: float | None = None,
+    client_cpu_s: float | None = None,
+) -> dict[str, object]:
     """Mark Callaghan's efficiency columns (cpu/o, cs/o, rKB/o, wKB/o) over one step.
 
     Host-wide counters, like his vmstat/iostat: with sysbench on the same host the client's
-    share is included, which is what the reader of a small-server result needs to know.
+    share is included, which is what the reader of a small-server result needs to know. Beside
+    them, the server process's and the client processes' own CPU over the step (None: not
+    measured, or the server runs elsewhere), so a cost per operation can be read net of the
+    client that shares the cores.
     """
     operations = max(operations, 1)
+
+    def us_per_op(seconds: float | None) -> float | None:
+        return None if seconds is None else round(seconds * 1e6 / operations, 2)
+
     busy_s = (
         sum(after.cpu.get(n, 0) - before.cpu.get(n, 0) for n in BUSY_FIELDS) / CLOCK_TICKS_PER_S
     )
@@ -125,6 +138,8 @@ def per_operation(before: OsSample, after: OsSample, operations: int) -> dict[st
         ),
         "read_kb": round(read_kb / operations, 4),
         "write_kb": round(write_kb / operations, 4),
+        "server_cpu_us": us_per_op(server_cpu_s),
+        "client_cpu_us": us_per_op(client_cpu_s),
     }
 
 

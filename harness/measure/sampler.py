@@ -7,8 +7,10 @@ Each tick costs one SHOW GLOBAL STATUS (about 3.5 ms, bench/harness_overhead.py)
 
 from __future__ import annotations
 
+import resource
 import threading
 import time
+from dataclasses import dataclass
 
 import psutil
 import pymysql
@@ -53,10 +55,41 @@ def _client_cpu_s(server_pid: int | None) -> dict[int, float]:
     return by_pid
 
 
-def _client_cpu_delta(before: dict[int, float], after: dict[int, float]) -> float:
-    """Per process, so clients that come and go within a step (the Insert Benchmark's workers
-    exit one by one) never make the sum go backwards; a new one counts from its start."""
-    return sum(max(0.0, cpu - before.get(pid, 0.0)) for pid, cpu in after.items())
+@dataclass(frozen=True)
+class ProcessCpu:
+    """CPU seconds used so far by the server process and by the harness's client processes, to
+    subtract one such sample from another over a whole step (cpu_between)."""
+
+    server_s: float | None  # None: the server runs elsewhere
+    reaped_clients_s: float  # every child this process has waited for, with their own children
+    live_clients: dict[int, float]  # the descendants still running, but the server, by pid
+
+
+def process_cpu(server_pid: int | None) -> ProcessCpu:
+    """A client that starts and ends within a step (sysbench, the Insert Benchmark's workers) is
+    gone when the step ends, so psutil no longer sees it; once waited for, its CPU is in this
+    process's RUSAGE_CHILDREN, which counts it whole."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ProcessCpu(
+        server_s=None if server_pid is None else _process_cpu_s(psutil.Process(server_pid)),
+        reaped_clients_s=children.ru_utime + children.ru_stime,
+        live_clients=_client_cpu_s(server_pid),
+    )
+
+
+def cpu_between(before: ProcessCpu, after: ProcessCpu) -> tuple[float | None, float]:
+    """(server, client) CPU seconds from one sample to the next. A client alive at the first
+    sample and waited for by the second counts from that sample on: its total is in the reaped
+    seconds, its CPU before the step is taken back out with the live ones'."""
+    server = (
+        None
+        if before.server_s is None or after.server_s is None
+        else after.server_s - before.server_s
+    )
+    client = (after.reaped_clients_s - before.reaped_clients_s) + (
+        sum(after.live_clients.values()) - sum(before.live_clients.values())
+    )
+    return server, max(client, 0.0)
 
 
 class StepSampler:
@@ -97,8 +130,7 @@ class StepSampler:
             time.monotonic(),
             counters.os_sample(),
             status,
-            None if self._server is None else _process_cpu_s(self._server),
-            _client_cpu_s(None if self._server is None else self._server.pid),
+            process_cpu(None if self._server is None else self._server.pid),
             None if self._server is None else self._server.memory_info().rss,
             counters.innodb_metrics(self._connection, self._innodb_metrics),
         )
@@ -120,14 +152,15 @@ class StepSampler:
             self.cpu_seconds = time.thread_time() - cpu_at_start
 
     def _record(self, started, previous, current) -> None:
-        at, os_now, status, server_cpu, client_cpu, rss, metrics = current
+        at, os_now, status, cpu, rss, metrics = current
         seconds = max(at - previous[0], 1e-6)
         self._append("t", at - started[0])
         for name, value in counters.os_delta(previous[1], os_now).items():
             self._append(name, value)
+        server_cpu, client_cpu = cpu_between(previous[3], cpu)
         if server_cpu is not None:
-            self._append("server_cpu_pct", 100 * (server_cpu - previous[3]) / seconds)
-        self._append("client_cpu_pct", 100 * _client_cpu_delta(previous[4], client_cpu) / seconds)
+            self._append("server_cpu_pct", 100 * server_cpu / seconds)
+        self._append("client_cpu_pct", 100 * client_cpu / seconds)
         if rss is not None:
             self._append("server_rss_mb", rss / 2**20)
         for name, (variable, scale) in RATES.items():
@@ -138,7 +171,7 @@ class StepSampler:
                 self._append(name, status[variable] * scale)
         for name, (count, is_counter) in metrics.items():
             # Counters become per-second rates like the status counters; values stay values.
-            before = previous[6].get(name, (count, is_counter))[0]
+            before = previous[5].get(name, (count, is_counter))[0]
             value = (count - before) / seconds if is_counter else count
             series = f"{contract.INNODB_METRICS_PREFIX}{name}"
             self._append(series, value)

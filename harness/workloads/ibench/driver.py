@@ -136,7 +136,9 @@ class _StepHooks:
     def completed(self, step: dict) -> None:
         if step["kind"] != FLUSH and self.current is not None:
             op, count_key = PER_OP.get(step["kind"], PER_INSERT)
-            step["per_op"] = self.current.per_op(step.get(count_key, 0), op)
+            # the workers' own CPU (client_cpu), so per_op and client_cpu agree
+            client_s = step["client_cpu"]["seconds"]
+            step["per_op"] = self.current.per_op(step.get(count_key, 0), op, client_s)
         self.run.document["steps"].append(step)
         # The data size that decides in-memory vs IO-bound: the largest the database grew.
         workload = self.run.document["workload"]

@@ -2,7 +2,7 @@
 read, and each series' kind kept beside it."""
 
 from harness.measure.counters import OsSample
-from harness.measure.sampler import StepSampler
+from harness.measure.sampler import ProcessCpu, StepSampler
 
 CPU = {"user": 0, "nice": 0, "system": 0, "idle": 100, "iowait": 0, "irq": 0, "softirq": 0,
        "steal": 0}  # fmt: skip
@@ -14,7 +14,7 @@ def snapshot(at: float, commits: float, checkpoint_age: float) -> tuple:
         "trx_rw_commits": (commits, True),
         "log_lsn_checkpoint_age": (checkpoint_age, False),
     }
-    return (at, OsSample(at, CPU, 0, 0, 0), {}, None, {}, None, metrics)
+    return (at, OsSample(at, CPU, 0, 0, 0), {}, ProcessCpu(None, 0.0, {}), None, metrics)
 
 
 def test_counters_become_rates_values_stay_and_both_kinds_are_recorded():
