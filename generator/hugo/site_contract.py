@@ -58,6 +58,14 @@ build_dir/
   static/runs/<run>/run.json, my.cnf, replay.sh
                                             download links of runs/page.html; run.json is also
                                             fetched by js/drilldown.js
+  static/runs/<run>/flame-<step key>.svg    a profiled step's flame graph (figures/flamegraph.py):
+                                            embedded by run/profiles.html from the run page file's
+                                            profiles.steps[].svg
+  static/campaigns/<campaign>/profiles/<workload>/<variant>/<threads>.svg
+                                            a campaign cell's differential flame graph, embedded
+                                            by its page (campaign/profile-diff.html) at the same
+                                            path without .svg, which the campaign index's
+                                            profile_pages make (campaigns/_content.gotmpl)
   static/<owner>/<fig>.csv, .svg            each figure's data and drawing: _partials/chart.html
   static/<owner>/figures.json               the data of every figure of that owner, by figure id:
                                             linked by _partials/chart.html as each chart's JSON
@@ -135,6 +143,23 @@ def campaign_figure_id(metric: str) -> str:
 def run_static(run_id: str, name: str) -> str:
     """static/runs/<run>/<name>: run.json or my.cnf at /runs/<run>/<name>."""
     return f"{RUNS_STATIC}/{run_id}/{name}"
+
+
+def flame_graph_url(run_id: str, step_key: str) -> str:
+    """runs/<run>/flame-<step key>.svg: a profiled step's flame graph, relative to the site
+    root (static_file of it is where the generator writes it)."""
+    return f"runs/{run_id}/flame-{step_key}.svg"
+
+
+def differential_page(campaign: str, workload: str, variant: str, threads: int) -> str:
+    """<campaign>/profiles/<workload>/<variant>/<threads>: a differential flame graph's page
+    under the campaign's section (its segments as pages name them: contract.page_segment)."""
+    return f"{campaign}/profiles/{workload}/{variant}/{threads}"
+
+
+def differential_flame_graph_url(page: str) -> str:
+    """campaigns/<differential page>.svg: its flame graph beside its page, from the site root."""
+    return f"campaigns/{page}.svg"
 
 
 def run_page_file(run_id: str) -> str:

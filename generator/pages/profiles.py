@@ -18,6 +18,7 @@ from typing import Any, cast
 from contract import ProfileFile, RunDocument, Stack, folded, page_segment, step_key
 from generator.analysis.profiles import merged, share_changes, shares
 from generator.analysis.repeats import counted_runs, group_by_cell
+from generator.hugo import site_contract as site
 from generator.pages.numbers import format_fixed, format_number
 
 # A server thread's work starts some six frames deep (mariadbd, start_thread,
@@ -41,11 +42,6 @@ def _steps(run: RunDocument) -> list[Mapping[str, Any]]:
     """The run's steps as plain maps: sysbench, imported and Insert Benchmark steps alike carry
     the optional profile summary."""
     return cast(list[Mapping[str, Any]], run["steps"])
-
-
-def flame_graph_file(run_id: str, key: str) -> str:
-    """The step's flame graph, relative to the site root: runs/<run>/flame-<step key>.svg."""
-    return f"runs/{run_id}/flame-{key}.svg"
 
 
 def step_label(step: Mapping[str, Any]) -> str:
@@ -130,7 +126,7 @@ def run_profiles(run: RunDocument, profile: ProfileFile | None) -> dict[str, Any
             {
                 "key": key,
                 "label": step_label(step),
-                "svg": flame_graph_file(run["id"], key) if summary["kept_samples"] else "",
+                "svg": site.flame_graph_url(run["id"], key) if summary["kept_samples"] else "",
                 "samples": format_number(summary["samples"]),
                 "notes": step_notes(summary),
                 "top": top_functions(folded(profile, key)),
@@ -153,14 +149,8 @@ def run_flame_graphs(
         if "profile" in step and step["profile"]["kept_samples"]:
             key = step_key(step)
             title = f"{run['id']} \u00b7 {step_label(step)}"
-            graphs[flame_graph_file(run["id"], key)] = (title, profiler, folded(profile, key))
+            graphs[site.flame_graph_url(run["id"], key)] = (title, profiler, folded(profile, key))
     return graphs
-
-
-def differential_path(campaign_id: str, workload: str, variant: str, threads: int) -> str:
-    """The differential page's path: <campaign>/profiles/<workload>/<variant>/<threads>."""
-    segments = (page_segment(campaign_id), "profiles", page_segment(workload))
-    return "/".join((*segments, page_segment(variant), str(threads)))
 
 
 def _cell_stacks(
@@ -193,7 +183,9 @@ def campaign_profiles(
         if variant == base:
             continue
         for threads in sorted(variant_stacks.keys() & base_stacks.keys()):
-            path = differential_path(campaign_id, workload, variant, threads)
+            path = site.differential_page(
+                page_segment(campaign_id), page_segment(workload), page_segment(variant), threads
+            )
             found.append(
                 {
                     "path": path,
@@ -202,7 +194,7 @@ def campaign_profiles(
                     "base": base,
                     "threads": threads,
                     "title": f"{variant} against {base}, {workload} at {step_label({'threads': threads})}",
-                    "svg": f"campaigns/{path}.svg",
+                    "svg": site.differential_flame_graph_url(path),
                     "base_samples": format_number(sum(base_stacks[threads].values())),
                     "variant_samples": format_number(sum(variant_stacks[threads].values())),
                     "changes": change_rows(base_stacks[threads], variant_stacks[threads]),
