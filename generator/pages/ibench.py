@@ -1,6 +1,6 @@
 """The Insert Benchmark report in Mark Callaghan's form, for run pages and campaign pages: one
-row per step (inserts/s, deletes/s, queries/s, cpu/op, rKB/op, wKB/op, max response time,
-database size), the achieved background rate of the q steps against its target, and what the
+row per step (inserts/s, deletes/s, queries/s, cpu/op with the server's and the clients' own
+apart (analysis/cpu_split.py), rKB/op, wKB/op, max response time, database size), the achieved background rate of the q steps against its target, and what the
 per-step charts (generator/figures/ibench.py) need beside them.
 
 A q step whose background insert rate fell below 95 % of its target did not measure what it
@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps, is_ibench
+from generator.analysis.cpu_split import cpu_split
 from generator.analysis.ratios import stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
 from generator.analysis.trust import ibench_kept, ibench_step_trust
@@ -62,6 +63,7 @@ def step_row(step: IbenchStep) -> dict[str, Any]:
     worst_us = [histogram["max_us"] for histogram in _histograms(step).values()]
     size = step.get("db_file_bytes") or step.get("db_bytes")
     value, unit = headline(step)
+    cpu = cpu_split(step)
     return {
         "step": step["step"],
         "kind": step["kind"],
@@ -75,7 +77,10 @@ def step_row(step: IbenchStep) -> dict[str, Any]:
         "cpu_us_per_op": per_op.get("cpu_us"),
         "read_kb_per_op": per_op.get("read_kb"),
         "write_kb_per_op": per_op.get("write_kb"),
-        "client_cpu_us_per_op": step.get("client_cpu", {}).get("us_per_op"),
+        "server_cpu_us_per_op": cpu and cpu.server.us_per_op,
+        "client_cpu_us_per_op": cpu and cpu.client.us_per_op,
+        # the server's figure derived from the per-second samples (the template marks it)
+        "server_cpu_sampled": bool(cpu and cpu.server.sampled),
         "max_response_ms": round(max(worst_us) / 1000, 3) if worst_us else None,
         "db_mb": round(size / MB, 1) if size else None,
         "rows": step.get("rows"),

@@ -45,6 +45,7 @@ from generator.pages.run_label import run_headline, run_name
 from generator.pages.run_sequence import earlier_runs, run_sequence
 from generator.pages.run_tables import run_tables
 from generator.pages.run_terms import run_terms
+from generator.pages.run_waits import run_waits
 from generator.pages.step_tables import TABLED_STEP_FIELDS, step_tables
 from generator.replay.script import replay_page
 
@@ -107,6 +108,7 @@ def run_page(
         if measured and not is_ibench(run)
         else None,
         "monitor": monitor_tables(run) if measured else None,
+        "waits": run_waits(run) if measured else None,
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
         "profiles": run_profiles(run, profile),

@@ -1,5 +1,7 @@
 """The run page's per-step tables as text: its summary of the steps, throughput, latency, host
-counters and cost per operation, a row of ready strings per step.
+counters and cost per operation (with the server's and the client's own CPU apart where the
+step recorded them or its samples give them, analysis/cpu_split.py), a row of ready strings per
+step.
 
 Formatted in the template, each cell was a helper call (helpers/num.html), several hundred per
 run page and most of its rendering time; as strings they are printed as they are. The numbers
@@ -14,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from contract import RunDocument
+from generator.analysis.cpu_split import CpuFigure, cpu_split
 from generator.pages.numbers import format_number
 
 # Columns of each table after the thread level, by field (a dotted path within the step).
@@ -37,6 +40,9 @@ HOST_FIELDS = tuple(
 COST_FIELDS = tuple(
     f"per_op.{name}" for name in ("cpu_us", "context_switches", "read_kb", "write_kb")
 )
+# After a CPU figure derived from the per-second samples (cpu_split.CpuFigure.sampled); the
+# table's caption says what it means.
+SAMPLED_MARK = "\u2020"
 # The step fields a run page shows only through these tables.
 TABLED_STEP_FIELDS = ("qps", "latency_ms", "os", "per_op")
 
@@ -83,19 +89,44 @@ def _rows(steps: list[Mapping[str, Any]], fields: tuple[str, ...]) -> list[list[
     return [[_count(step.get("threads")), *_numbers(step, fields)] for step in steps]
 
 
+def cpu_cell(figure: CpuFigure) -> str:
+    """A server or client CPU figure, marked when derived from the per-second samples."""
+    text = format_number(figure.us_per_op)
+    return text + SAMPLED_MARK if figure.sampled and figure.us_per_op is not None else text
+
+
+def cost_table(steps: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+    """{"op", "split": whether the server and client CPU columns are shown (some step has a
+    figure), "sampled": whether a figure is marked, "rows": threads, cpu/o, [server, client,]
+    cs/o, rKB/o, wKB/o} over the steps with per_op; None when none has it."""
+    cost = [step for step in steps if step.get("per_op") is not None]
+    if not cost:
+        return None
+    splits = [cpu_split(step) for step in cost]
+    split = any(s is not None and s.known for s in splits)
+    rows = _rows(cost, COST_FIELDS)
+    if split:
+        for row, cpu in zip(rows, splits, strict=True):
+            if cpu is not None:
+                row[2:2] = [cpu_cell(cpu.server), cpu_cell(cpu.client)]
+    return {
+        "op": cost[0]["per_op"]["op"],
+        "split": split,
+        "sampled": any(s is not None and s.sampled for s in splits),
+        "rows": rows,
+    }
+
+
 def step_tables(run: RunDocument) -> dict[str, Any]:
     """The summary's steps, and the throughput, latency, host and cost tables: each {"rows":
     [...], ...} (a row's first cell its thread level); host and cost over the steps that
     recorded them, cost with its operation's name ("op"), None when no step did."""
     steps: list[Mapping[str, Any]] = list(run["steps"])
     host = [step for step in steps if step.get("os") is not None]
-    cost = [step for step in steps if step.get("per_op") is not None]
     return {
         "summary": summary_rows(steps),
         "throughput": {"rows": _rows(steps, THROUGHPUT_FIELDS)},
         "latency": {"rows": _rows(steps, LATENCY_FIELDS)},
         "host": {"rows": _rows(host, HOST_FIELDS)} if host else None,
-        "cost": {"op": cost[0]["per_op"]["op"], "rows": _rows(cost, COST_FIELDS)}
-        if cost
-        else None,
+        "cost": cost_table(steps),
     }

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import copy
 
+from generator.analysis.cpu_split import cpu_split
 from generator.pages.numbers import MISSING, format_number
-from generator.pages.step_tables import HOST_FIELDS, step_tables
+from generator.pages.step_tables import HOST_FIELDS, SAMPLED_MARK, cpu_cell, step_tables
 
 
 def _sysbench_run(fixture_runs) -> dict:
@@ -52,11 +53,17 @@ def test_each_row_is_a_step_s_numbers_in_the_site_format(fixture_runs):
             format_number(step["os"].get(path.removeprefix("os."))) for path in HOST_FIELDS
         ]
         assert host[5] == format_number(step["os"]["cpu_idle_pct"])
-        assert cost == [threads] + [
+        split = cpu_split(step)
+        assert split is not None
+        assert cost == [threads, format_number(step["per_op"]["cpu_us"])] + [
+            cpu_cell(split.server),
+            cpu_cell(split.client),
+        ] + [
             format_number(step["per_op"][name])
-            for name in ("cpu_us", "context_switches", "read_kb", "write_kb")
+            for name in ("context_switches", "read_kb", "write_kb")
         ]
     assert tables["cost"]["op"] == steps[0]["per_op"]["op"]
+    assert tables["cost"]["split"] is True
     assert tables["summary"]["scan"] is False
 
 
@@ -74,3 +81,24 @@ def test_absent_figures_are_dashes_and_absent_counts_empty(fixture_runs):
     assert first[5] == MISSING  # p95
     assert first[8] == ""  # errors, printed as Hugo prints a missing field
     assert tables["latency"]["rows"][0][3] == MISSING
+
+
+def test_server_and_client_cpu_recorded_or_derived_and_marked(fixture_runs):
+    run = copy.deepcopy(_sysbench_run(fixture_runs))
+    first, second = run["steps"][:2]
+    first["per_op"] |= {"server_cpu_us": 1700.0, "client_cpu_us": 480.0}
+    assert "server_cpu_us" not in second["per_op"]  # a run recorded before per_op kept them
+    assert second["monitor"]["series"]["server_cpu_pct"]
+    cost = step_tables(run)["cost"]
+    assert cost["split"] is True and cost["sampled"] is True
+    assert cost["rows"][0][2:4] == [format_number(1700.0), format_number(480.0)]
+    assert cost["rows"][1][2].endswith(SAMPLED_MARK)
+
+
+def test_no_cpu_columns_where_no_step_has_a_figure(fixture_runs):
+    run = copy.deepcopy(_sysbench_run(fixture_runs))
+    for step in run["steps"]:
+        step.pop("monitor", None)
+    cost = step_tables(run)["cost"]
+    assert cost["split"] is False and cost["sampled"] is False
+    assert len(cost["rows"][0]) == 5  # threads, cpu/o, cs/o, rKB/o, wKB/o
