@@ -35,6 +35,7 @@ from contract._run_document import (
     ClientCpu,
     CompiledDefaults,
     DataOrigin,
+    FioResult,
     Harness,
     Host,
     IbenchStep,
@@ -74,6 +75,7 @@ from contract._secrets import (
 from contract._steps import ibench_steps, is_ibench, recorded_steps, sysbench_steps
 from contract._strict_json import parse_strict
 from contract._validate import (
+    SCHEMA_PATH,
     Problem,
     check_run,
     load_run,
@@ -104,6 +106,7 @@ __all__ = [
     "MAX_STACKS_PER_STEP",
     "PROFILE_SCHEMA_PATH",
     "REDACTED",
+    "SCHEMA_PATH",
     "SCHEMA_VERSION",
     "SMALLEST_FIGURE",
     "Background",
@@ -112,6 +115,7 @@ __all__ = [
     "ClientCpu",
     "CompiledDefaults",
     "DataOrigin",
+    "FioResult",
     "Harness",
     "Host",
     "IbenchStep",

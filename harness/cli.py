@@ -33,6 +33,7 @@ from harness.importing.sidecar import plan_logs
 from harness.importing.sources import read_source
 from harness.importing.summary_table import import_table
 from harness.importing.sysbench_logs import import_logs
+from harness.measure import storage as measured_storage
 from harness.reproduce import plan as reproduction
 from harness.run.campaign_run import CampaignRun
 from harness.run.workload_run import Progress as RunProgress
@@ -702,6 +703,27 @@ def campaign_new(
         )
     click.echo(f"wrote {written}")
     click.echo(f"edit its descriptions, then: mybench run {written}")
+
+
+@main.command()
+@click.option(
+    "--datadir-at",
+    type=directory,
+    default=DEFAULT_WORKDIR,
+    show_default=".scratch/sandboxes/",
+    help="Where datadirs will live: fio measures that filesystem.",
+)
+@click.option("--refresh", is_flag=True, help="Measure again rather than read the cache.")
+def storage(datadir_at: Path, refresh: bool) -> None:
+    """Characterise the datadir's storage with fio (fdatasync latency, 16 KiB random reads,
+    sequential writes), as every campaign records it; cached per host and device."""
+    with reported_errors():
+        if refresh or not measured_storage.is_cached(datadir_at):
+            console.print(f"measuring the storage under {datadir_at} with fio", markup=False)
+        found, cached = measured_storage.characterise(datadir_at, refresh=refresh)
+    click.echo(f"storage under {datadir_at}{' (from the cache)' if cached else ''}:")
+    for line in measured_storage.report_lines(found):
+        click.echo(line)
 
 
 @main.command()

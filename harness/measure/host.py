@@ -105,17 +105,29 @@ def machine_key(files: tuple[str, ...] = _MACHINE_ID_FILES) -> str | None:
     return None
 
 
-def device_model(device: str | None) -> str | None:
-    """The model sysfs gives the disk holding device (/dev/nvme0n1p2 -> its disk's model); None
-    for a pseudo filesystem or a disk without one (virtio)."""
+def _disk_file(device: str | None, relative: str) -> str | None:
+    """The first line of a sysfs file of the disk holding device (/dev/nvme0n1p2 -> its disk's),
+    such as device/model; None for a pseudo filesystem or a disk without that file."""
     if not device or not device.startswith("/dev/"):
         return None
     block = (Path("/sys/class/block") / Path(device).resolve().name).resolve()
     for disk in (block, block.parent):  # a partition's disk is its parent in sysfs
-        model = _read_first_line(str(disk / "device" / "model"))
-        if model:
-            return model
+        value = _read_first_line(str(disk / relative))
+        if value:
+            return value
     return None
+
+
+def device_model(device: str | None) -> str | None:
+    """The model sysfs gives the disk holding device; None for a pseudo filesystem or a disk
+    without one (virtio)."""
+    return _disk_file(device, "device/model")
+
+
+def write_cache(device: str | None) -> str | None:
+    """The kernel's write_cache setting of the disk holding device ("write back" or "write
+    through"); None where sysfs has none (a pseudo filesystem, an overlay)."""
+    return _disk_file(device, "queue/write_cache")
 
 
 def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:

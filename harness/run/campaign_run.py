@@ -30,7 +30,7 @@ import contract
 from contract import host_variant_prefix, replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
-from harness.measure import counters, host
+from harness.measure import counters, host, storage
 from harness.run.cells import Cell, CellLedger
 from harness.run.document import (
     CampaignFacts,
@@ -98,6 +98,8 @@ class CampaignRun:
     completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
     used_ids: set[str] = field(default_factory=set)
     stores: dict[str, PristineStore] = field(default_factory=dict)  # server label -> copies
+    # fio's figures by (host fingerprint, datadir device), taken at the campaign's start
+    storage: dict[tuple[str, str | None], contract.Storage] = field(default_factory=dict)
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         """Each server variant and its label: <server>.<variant> with several servers, after
@@ -274,6 +276,9 @@ class CampaignRun:
         """The run document's host (the client's machine, where the harness runs) and its
         server_host (the machine of an existing server reached over TCP, else None)."""
         client = host.collect_host(box.datadir, self.campaign.host_label)
+        key = (str(client["fingerprint"]), client["datadir_device"])
+        if key in self.storage:
+            client["storage"] = self.storage[key]
         return client, box.describe_host() if isinstance(box, ExistingServer) else None
 
     def _existing(self, server: Server, purpose: str) -> ExistingServer:
@@ -319,6 +324,7 @@ class CampaignRun:
             for cell in cells_of(label, self.pending(label, pass_index), pass_index)
         ]
         self.cells = CellLedger(planned, several_passes=len(self.passes) > 1)
+        self._characterise_storage()
         try:
             for pass_index, server, variant, label in order:
                 for group in group_by_dataset(self.pending(label, pass_index)):
@@ -340,6 +346,22 @@ class CampaignRun:
             for store in self.stores.values():
                 store.remove()
         return self.written
+
+    def _characterise_storage(self) -> None:
+        """fio's figures for the storage under each sandbox's datadir, before any server
+        starts: from the cache when this host and device were measured before, else measured
+        now (harness/measure/storage.py). A refusal costs the runs only host.storage, said once."""
+        roots = {self._datadir_root(s) for s in self.campaign.servers if s.kind == "sandbox"}
+        for root in sorted(roots):
+            key = storage.host_key(root)
+            if key in self.storage:
+                continue
+            if not storage.is_cached(root):
+                self.progress.on_note(f"measuring the storage under {root} with fio (once a host)")
+            try:
+                self.storage[key], _ = storage.characterise(root)
+            except storage.StorageUnmeasured as exc:
+                self.progress.on_note(str(exc))
 
     @contextmanager
     def _start_fault(
