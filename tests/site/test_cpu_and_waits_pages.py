@@ -34,7 +34,12 @@ def site(tmp_path_factory, committed_runs) -> tuple[dict, object]:
     runs = {
         r["id"]: r for r in (run, json.loads((data / "runs" / f"{IBENCH_RUN}.json").read_text()))
     }
-    return runs, build_with_article(root, "A probe.", [data])
+    # an article cites the recorded figures as any field of a step
+    probe = "".join(
+        f'{name}: {{{{< fact run="{SYSBENCH_RUN}" key="steps.0.per_op.{name}" >}}}} µs. '
+        for name in RECORDED
+    )
+    return runs, build_with_article(root, probe, [data])
 
 
 def page(public, run_id: str) -> str:
@@ -83,3 +88,11 @@ def test_the_run_page_says_what_the_server_waited_on(site):
         row = f"<td>{step_label(step)}</td><td><code>{top.name}</code></td>"
         assert row in waits
     assert re.search(r"No wait counter moved in: [^<]*" + re.escape(quiet[0]), waits)
+
+
+def test_an_article_cites_the_server_and_client_cpu_per_operation(site):
+    _, public = site
+    text = " ".join((public / "posts" / "probe" / "index.html").read_text().split())
+    # (the committed step is flagged: its ⚠ mark follows each figure)
+    assert f"server_cpu_us: {format_number(1700.0)} " in text
+    assert f"client_cpu_us: {format_number(480.0)} " in text
