@@ -25,6 +25,8 @@ from contract._profiles import (
     folded,
     interned,
     load_profile,
+    profile_file_name,
+    profile_fits,
     step_key,
     write_profile,
 )
@@ -165,6 +167,8 @@ __all__ = [
     "load_run",
     "page_segment",
     "parse_strict",
+    "profile_file_name",
+    "profile_fits",
     "ram_gib",
     "recorded_steps",
     "redact_document",

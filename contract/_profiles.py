@@ -82,14 +82,23 @@ def write_profile(profile: ProfileFile, data_dir: Path) -> tuple[str, str]:
     run document records (profiles/<id>.json) and the SHA-256 of the bytes written. ValueError
     when the document is refused, FileExistsError when the file is there already."""
     name = profile_file_name(profile["run_id"])
-    text = json.dumps(profile, separators=(",", ":"), ensure_ascii=False) + "\n"
-    problems = _problems(profile, name, len(text.encode()))
+    encoded = _encoded(profile)
+    problems = _problems(profile, name, len(encoded))
     if problems:
         raise ValueError("profile fails its schema: " + "; ".join(map(str, problems)))
     target = data_dir / name
     target.parent.mkdir(parents=True, exist_ok=True)
-    write_new_file(target, text)
-    return name, hashlib.sha256(text.encode()).hexdigest()
+    write_new_file(target, encoded.decode())
+    return name, hashlib.sha256(encoded).hexdigest()
+
+
+def profile_fits(profile: ProfileFile) -> bool:
+    """Whether the file is within MAX_BYTES (the harness keeps fewer stacks while it is not)."""
+    return len(_encoded(profile)) <= MAX_BYTES
+
+
+def _encoded(profile: ProfileFile) -> bytes:
+    return (json.dumps(profile, separators=(",", ":"), ensure_ascii=False) + "\n").encode()
 
 
 def load_profile(

@@ -14,6 +14,7 @@ import jsonschema
 from contract import PageNameError, page_segment
 from harness.campaign.suites import DEFAULTS, SuiteTest, preset_tests
 from harness.errors import UserError
+from harness.measure.profile import DEFAULT_FREQUENCY_HZ
 from harness.servers.mycnf import OptionValue, option_key
 from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, IbenchSpec
 from harness.workloads.tpcc.options import TpccOptions, is_tpcc
@@ -71,6 +72,14 @@ class Sweep:
 
 
 @dataclass(frozen=True)
+class Profiling:
+    """[profile]: perf samples the server during every measured step (harness/measure/profile.py)."""
+
+    enabled: bool = True
+    frequency_hz: int = DEFAULT_FREQUENCY_HZ
+
+
+@dataclass(frozen=True)
 class Workload:
     label: str
     test: str  # a stock sysbench test or a project Lua test (harness/workloads/sysbench/project_lua.py)
@@ -103,6 +112,7 @@ class Campaign:
     innodb_metrics: tuple[str, ...] = ()  # INNODB_METRICS names or LIKE patterns to sample
     reproduces: dict[str, object] | None = None  # written by mybench reproduce: run_id, source ...
     host_label: str | None = None  # [host] label: the machine's name on the site
+    profile: Profiling = Profiling()
 
 
 @cache
@@ -344,4 +354,5 @@ def load_campaign(path: Path) -> Campaign:
         innodb_metrics=tuple(raw.get("monitor", {}).get("innodb_metrics", [])),
         reproduces=raw.get("reproduces"),
         host_label=raw.get("host", {}).get("label"),
+        profile=Profiling(**raw.get("profile", {})),
     )

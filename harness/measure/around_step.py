@@ -1,9 +1,10 @@
 """What the harness measures around any step, whatever drives the load: SHOW GLOBAL STATUS
-before and after, the host's /proc counters before and after, and the per-second sampler.
+before and after, the host's /proc counters before and after, the per-second sampler, and the
+server's CPU profile (measure/profile.py) when the run profiles.
 
-    with measured_step(server, innodb_metrics) as step:
+    with measured_step(server, innodb_metrics, run.profiles, contract.step_key(...)) as step:
         ...  # the load runs
-    step.fields  # server_status_delta, os, monitor
+    step.fields  # server_status_delta, os, monitor, profile
     step.per_op(operations, "insert")
 """
 
@@ -14,6 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from harness.measure import counters
+from harness.measure.profile import RunProfiles
 from harness.measure.sampler import INTERVAL_S, ProcessCpu, StepSampler, cpu_between, process_cpu
 from harness.servers.protocol import Server
 
@@ -43,24 +45,40 @@ class MeasuredStep:
 
 
 @contextmanager
-def measured_step(server: Server, innodb_metrics: tuple[str, ...]) -> Iterator[MeasuredStep]:
+def measured_step(
+    server: Server,
+    innodb_metrics: tuple[str, ...],
+    profiles: RunProfiles | None = None,
+    key: str = "",
+) -> Iterator[MeasuredStep]:
+    """key: the step's contract.step_key, under which profiles keeps its stacks. perf attaches
+    first and stops first, so neither its start nor its folding falls inside the step's
+    counters; a step that fails loses its profile."""
     step = MeasuredStep()
-    with server.connect() as conn:
-        status_before = counters.server_status(conn)
-    with server.connect() as sampler_connection:
-        sampler = StepSampler(sampler_connection, server.pid, innodb_metrics)
-        sampler.start()
-        step.os_before = counters.os_sample()
-        step.cpu_before = process_cpu(server.pid)
-        try:
-            yield step
-        finally:
-            step.os_after = counters.os_sample()
-            step.cpu_after = process_cpu(server.pid)
-            samples = sampler.stop()
-    server.check_alive()
-    with server.connect() as conn:
-        status_after = counters.server_status(conn)
+    recording = profiles.start(server.pid) if profiles is not None else None
+    try:
+        with server.connect() as conn:
+            status_before = counters.server_status(conn)
+        with server.connect() as sampler_connection:
+            sampler = StepSampler(sampler_connection, server.pid, innodb_metrics)
+            sampler.start()
+            step.os_before = counters.os_sample()
+            step.cpu_before = process_cpu(server.pid)
+            try:
+                yield step
+            finally:
+                step.os_after = counters.os_sample()
+                step.cpu_after = process_cpu(server.pid)
+                samples = sampler.stop()
+                if recording is not None:
+                    recording.stop()
+        server.check_alive()
+        with server.connect() as conn:
+            status_after = counters.server_status(conn)
+    except BaseException:
+        if recording is not None:
+            recording.discard()
+        raise
     step.fields.update(
         server_status_delta=counters.status_delta(status_before, status_after),
         os=counters.os_delta(step.os_before, step.os_after),
@@ -69,3 +87,7 @@ def measured_step(server: Server, innodb_metrics: tuple[str, ...]) -> Iterator[M
         step.fields["monitor"] = {"interval_s": INTERVAL_S, "series": samples}
         if sampler.kinds:
             step.fields["monitor"]["kinds"] = sampler.kinds
+    if recording is not None and profiles is not None:
+        summary = profiles.keep(key, recording)
+        if summary is not None:
+            step.fields["profile"] = summary

@@ -18,6 +18,7 @@ import pymysql
 import contract
 from harness.measure import counters
 
+PROFILER_NAME = "perf"  # the harness's profiler runs as its child during a step: not a client
 INTERVAL_S = 1.0  # sysbench --report-interval=1 reports at the same pace
 # Counters reported as per-second rates (name in the series -> status variable, scale).
 RATES = {
@@ -44,11 +45,12 @@ def _process_cpu_s(process: psutil.Process) -> float:
 
 def _client_cpu_s(server_pid: int | None) -> dict[int, float]:
     """CPU seconds by pid of the client processes this harness started: every descendant but
-    the server, so sysbench and the Insert Benchmark's worker processes (python) alike."""
+    the server and the profiler (perf, measure/profile.py), so sysbench and the Insert
+    Benchmark's worker processes (python) alike."""
     by_pid = {}
     for child in psutil.Process().children(recursive=True):
         try:
-            if child.pid != server_pid:
+            if child.pid != server_pid and child.name() != PROFILER_NAME:
                 by_pid[child.pid] = _process_cpu_s(child)
         except psutil.Error:
             continue  # it ended between the listing and the read

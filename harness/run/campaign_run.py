@@ -98,6 +98,7 @@ class CampaignRun:
     completed: set[tuple[str, str, int]] = field(default_factory=set)  # variant, workload, pass
     used_ids: set[str] = field(default_factory=set)
     stores: dict[str, PristineStore] = field(default_factory=dict)  # server label -> copies
+    noted: set[str] = field(default_factory=set)  # notes shown once (why runs are unprofiled)
     # fio's figures by (host fingerprint, datadir device), taken at the campaign's start
     storage: dict[tuple[str, str | None], contract.Storage] = field(default_factory=dict)
 
@@ -139,11 +140,13 @@ class CampaignRun:
 
     def run_id(self, label: str, workload: str, pass_index: int) -> str:
         """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
-        .r3 ... because a run file is never replaced."""
+        .r3 ... because a run file is never replaced (nor a profile file a run left behind)."""
         base = run_id(self.campaign_id, label, workload, pass_index, self.campaign.repeats)
         candidate, attempt = base, 1
         while (
-            candidate in self.used_ids or (self.data_dir / "runs" / f"{candidate}.json").exists()
+            candidate in self.used_ids
+            or (self.data_dir / "runs" / f"{candidate}.json").exists()
+            or (self.data_dir / contract.profile_file_name(candidate)).exists()
         ):
             attempt += 1
             candidate = f"{base}.r{attempt}"
@@ -426,7 +429,15 @@ class CampaignRun:
             len(self.passes) > 1,
             self.progress,
             self.publish,
+            self.campaign.profile,
+            self.data_dir,
+            self.note_once,
         )
+
+    def note_once(self, message: str) -> None:
+        if message not in self.noted:
+            self.noted.add(message)
+            self.progress.on_note(message)
 
     def _workload_run(
         self, box: RunningServer, label: str, workload: Workload, pass_index: int

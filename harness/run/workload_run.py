@@ -1,6 +1,7 @@
 """One run document: one workload on one server under one variant in one pass, measured by the
 workload's driver. A fault keeps what was measured: the run is marked partial (or failed) with
-the reason, and the caller publishes it."""
+the reason, and the caller publishes it. The server's profile of every completed step is
+written into the results directory before the run document is (record_profile)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness.campaign.load import Workload
+from harness.campaign.load import Profiling, Workload
 from harness.errors import ServerGoneError, WrongPlan
+from harness.measure.profile import RunProfiles
 from harness.run import document as run_document
 from harness.run.document import CampaignFacts, StartingData
 from harness.run.settle import settle
@@ -48,6 +50,9 @@ class RunSettings:
     several_passes: bool
     progress: Progress
     publish: Callable[[dict], None]
+    profiling: Profiling
+    results_dir: Path  # the directory that holds runs/; profile files go into its profiles/
+    note_once: Callable[[str], None]  # a note the campaign shows once, however many runs say it
 
 
 @dataclass
@@ -61,6 +66,7 @@ class WorkloadRun:
     driver: WorkloadDriver = field(init=False)
     document: dict = field(init=False)
     calls: SysbenchCalls = field(init=False)
+    profiles: RunProfiles = field(init=False)
 
     def __post_init__(self) -> None:
         self.driver = driver_for(self.workload)
@@ -72,6 +78,13 @@ class WorkloadRun:
         section = self.driver.section(settings.sysbench_version, settings.client_cpus)
         self.document = run_document.new_document(
             settings.facts, self.run_id, self.variant, self.workload, self.pass_index, section
+        )
+        profiling = settings.profiling
+        self.profiles = RunProfiles.for_run(
+            profiling.enabled,
+            profiling.frequency_hz,
+            self.server.workdir,
+            lambda message: self.note(f"{self.run_id}: {message}"),
         )
 
     # -- what a driver gets (workloads/protocol.py RunContext) --
@@ -163,6 +176,7 @@ class WorkloadRun:
         except KeyboardInterrupt:  # published at once, before the run's commands are added
             self.mark("interrupted by Ctrl-C")
             document["ended_at"] = contract.utc_timestamp()
+            self.record_profile()
             self.settings.publish(document)
             raise
         finally:
@@ -172,7 +186,33 @@ class WorkloadRun:
                 recorded, self.server.replay_variables()
             )
             self.calls.commands.clear()
+            self.record_profile()
         return False
+
+    def record_profile(self) -> None:
+        """Write the profile file of the steps the document holds (a failed step's profile
+        was dropped with it) and record it, or why there is none, in the document; once. A
+        file that cannot be written costs the run its profile, never the run."""
+        document = self.document
+        if "profile" in document:
+            return
+        profile_file, recorded = self.profiles.for_run_document(self.run_id, document["steps"])
+        if profile_file is not None and recorded is not None:
+            try:
+                name, sha256 = contract.write_profile(profile_file, self.settings.results_dir)
+            except (OSError, ValueError) as exc:
+                where = self.settings.results_dir / contract.profile_file_name(self.run_id)
+                why = getattr(exc, "strerror", None) or exc
+                recorded = {"skipped": f"{where}: the profile file was not written ({why})"}
+                for step in document["steps"]:
+                    step.pop("profile", None)
+            else:
+                recorded = {"file": name, "sha256": sha256, **recorded}
+        if recorded is None:
+            return
+        if "skipped" in recorded:
+            self.settings.note_once(f"not profiled: {recorded['skipped']}")
+        document["profile"] = recorded
 
     def mark(self, reason: str) -> None:
         run_document.mark(self.document, reason)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from harness.campaign.load import Workload
+from harness.measure.profile import RunProfiles
 from harness.servers.protocol import Server
 from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
 
@@ -24,6 +25,7 @@ class RunContext(Protocol):
     calls: SysbenchCalls  # runs sysbench and records each command
     sysbench: str  # the sysbench binary
     innodb_metrics: tuple[str, ...]  # sampled around each step
+    profiles: RunProfiles  # the server's CPU profile of each step (measure/profile.py)
 
     def where(self, step: str) -> str: ...
     def on_step(self, where: str, seconds: int) -> None: ...

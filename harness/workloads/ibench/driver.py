@@ -18,6 +18,7 @@ from contextlib import contextmanager
 
 import pymysql
 
+import contract
 from harness import __version__
 from harness.campaign.load import Workload
 from harness.measure.around_step import MeasuredStep, measured_step
@@ -129,7 +130,8 @@ class _StepHooks:
         run = self.run
         seconds = self.query_seconds if name.startswith("q") else 0
         run.on_step(run.where(name), int(seconds))
-        with measured_step(run.server, run.innodb_metrics) as step:
+        key = contract.step_key({"step": name})
+        with measured_step(run.server, run.innodb_metrics, run.profiles, key) as step:
             self.current = step
             yield step.fields
 
