@@ -31,11 +31,12 @@ from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.monitor import family_rules
-from generator.pages.profiles import campaign_profiles, run_flame_graphs
+from generator.pages.profiles import campaign_profiles, run_flame_graphs, share_file
 from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
 from generator.pages.run_sequence import earlier_runs
 from generator.pages.schema_doc import schema_docs
+from generator.pages.storage import host_measurements, host_pages
 from generator.replay.script import replay_script
 
 
@@ -80,11 +81,13 @@ def joined(pieces: Pieces, kind: str, name: str) -> list[Any]:
 
 def campaign_pieces(runs: list[RunDocument]) -> dict[str, bytes]:
     """What the site-wide indexes take from a campaign: its runs' /browse/ and run index
-    entries and, unless all its runs are Insert Benchmark ones, its compare file."""
+    entries, its hosts' storage measurements and, unless all its runs are Insert Benchmark
+    ones, its compare file."""
     by_id = sorted(runs, key=lambda run: run["id"])
     pieces = {
         PIECE + "browse": _json_bytes(browse_entries(runs)),
         PIECE + "runindex": _json_bytes([run_index_entry(run) for run in by_id]),
+        PIECE + "hosts": _json_bytes(host_measurements(runs)),
     }
     if compared := [run for run in runs if not is_ibench(run)]:
         (file,) = split_compare_index(compare_index(compared))[1].values()
@@ -113,6 +116,7 @@ def site_wide_files(pieces: Pieces) -> dict[str, bytes]:
     files[site.BROWSE_DATA] = _json_bytes({"pages": len(pages), "runs": len(browse["runs"])})
     run_index = [entry for entries in joined(pieces, "campaign", "runindex") for entry in entries]
     files[site.RUN_INDEX] = _json_bytes(run_index)
+    files[site.HOSTS_DATA] = _json_bytes(host_pages(joined(pieces, "campaign", "hosts")))
     for campaign_id, content in campaign_files.items():
         files[site.compare_campaign_file(campaign_id)] = _json_bytes(content)
     for name, doc in schema_docs().items():
@@ -152,6 +156,9 @@ def files_of_run(
     if profile is not None:
         for rel, (title, subtitle, stacks) in run_flame_graphs(run, profile).items():
             files[site.static_file(rel)] = flame_graph(stacks, title, subtitle)
+        files[site.run_static(run["id"], site.PROFILE_SHARES)] = _json_bytes(
+            share_file(run, profile)
+        )
     if "reproduce" in run:
         earlier = earlier_runs(run, start or [run])
         files[site.run_static(run["id"], site.REPLAY_SH)] = replay_script(run, earlier).encode()

@@ -36,6 +36,9 @@ build_dir/
                                             helpers/variables.html (run/variables.html, fact)
   data/runindex.json                        one entry per run page (path, title, date, params):
                                             hugo.Data.runindex (content/runs/_content.gotmpl)
+  data/hosts.json                           each host's storage measurements (fio), by its name
+                                            (pages/storage.py): hugo.Data.hosts
+                                            (_partials/hosts/storage.html on term.html)
   data/browse.json                          how many /browse/ pages and runs: hugo.Data.browse
                                             (browse/_content.gotmpl, _partials/browse/pages.html)
   assets/pages/campaigns/<campaign>.json    a campaign summary (pages/campaign.py), its table cells
@@ -61,6 +64,10 @@ build_dir/
   static/runs/<run>/flame-<step key>.svg    a profiled step's flame graph (figures/flamegraph.py):
                                             embedded by run/profiles.html from the run page file's
                                             profiles.steps[].svg
+  static/runs/<run>/profile-shares.json      a profiled run's function shares per step
+                                            (pages/profiles.share_file): fetched by
+                                            js/compare/profiles.js for runs the compare index
+                                            marks "profiled"
   static/campaigns/<campaign>/profiles/<workload>/<variant>/<threads>.svg
                                             a campaign cell's differential flame graph, embedded
                                             by its page (campaign/profile-diff.html) at the same
@@ -102,9 +109,10 @@ DRAWING_DATA = f"{DATA}/drawing.json"
 SCHEMADOC_DATA = f"{DATA}/schemadoc"
 BROWSE_DATA = f"{DATA}/browse.json"
 RUN_INDEX = f"{DATA}/runindex.json"
+HOSTS_DATA = f"{DATA}/hosts.json"
 GENERATED_DATA = (
     CAMPAIGN_INDEX_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, SCHEMADOC_DATA, BROWSE_DATA,
-    RUN_INDEX,
+    RUN_INDEX, HOSTS_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
@@ -149,6 +157,9 @@ def flame_graph_url(run_id: str, step_key: str) -> str:
     """runs/<run>/flame-<step key>.svg: a profiled step's flame graph, relative to the site
     root (static_file of it is where the generator writes it)."""
     return f"runs/{run_id}/flame-{step_key}.svg"
+
+
+PROFILE_SHARES = "profile-shares.json"  # beside run.json: run_static(run, PROFILE_SHARES)
 
 
 def differential_page(campaign: str, workload: str, variant: str, threads: int) -> str:

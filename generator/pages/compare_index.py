@@ -184,6 +184,8 @@ def _run_entry(
         entry["flags"] = masks
     if "origin" in run:  # measured runs' entries stay as they were
         entry["evidence"] = evidence_of(run)
+    if "file" in run.get("profile", {}):  # js/compare/profiles.js fetches its shares
+        entry["profiled"] = True
     return entry
 
 

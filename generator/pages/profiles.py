@@ -31,6 +31,11 @@ SHALLOW_MEDIAN_DEPTH = 8
 UNRESOLVED_FRAMES_PCT = 20.0
 # The run page's table of hottest functions, and a differential page's of largest moves.
 TOP_FUNCTIONS = 15
+# The functions of each step the compare page gets (share_file), by total share: enough for
+# the largest moves between any two runs, a few kilobytes per step instead of the whole profile.
+# A function below a side's list counts as no share on that side.
+SHARE_FILE_FUNCTIONS = 200
+SHARE_DECIMALS = 3
 
 DYNAMIC_SYMBOLS = (
     "The Debian build exports only its dynamic symbols: internal functions show as [{binary}]."
@@ -218,3 +223,29 @@ def change_rows(base: Mapping[Stack, int], variant: Mapping[Stack, int]) -> list
         ]
         for change in share_changes(base, variant, TOP_FUNCTIONS)
     ]
+
+
+def share_file(run: RunDocument, profile: ProfileFile) -> dict[str, Any]:
+    """The compare page's file of a profiled run: per step key its kept samples and its
+    SHARE_FILE_FUNCTIONS functions of largest total share, [function, total %, self %] rows
+    (js/compare/profiles.js merges passes by samples and takes the differences as
+    analysis/profiles.share_changes does)."""
+    steps = {}
+    for step in _steps(run):
+        if not step.get("profile", {}).get("kept_samples"):
+            continue
+        key = step_key(step)
+        stacks = folded(profile, key)
+        ranked = sorted(shares(stacks).items(), key=lambda item: (-item[1].total_pct, item[0]))
+        steps[key] = {
+            "samples": sum(stacks.values()),
+            "functions": [
+                [
+                    name,
+                    round(share.total_pct, SHARE_DECIMALS),
+                    round(share.self_pct, SHARE_DECIMALS),
+                ]
+                for name, share in ranked[:SHARE_FILE_FUNCTIONS]
+            ],
+        }
+    return {"run_id": run["id"], "steps": steps}

@@ -7,6 +7,7 @@ import { campaignText, openCatalogue } from './compare/catalogue.js';
 import { configDiff, renderDiff } from './compare/config.js';
 import { driftBanner, environmentDrift } from './compare/drift.js';
 import { compareFigures } from './compare/figures.js';
+import { profileSection } from './compare/profiles.js';
 import { compactSelection, queryOf, readState } from './compare/state.js';
 import { seriesOf, selectedRuns, threadLevels, valuesByThreads, workloadsOf } from './compare/selection.js';
 import { heatmap, ratioTable, valuesTable } from './compare/tables.js';
@@ -72,6 +73,27 @@ function drawConfig(index, series, docs) {
   }));
 }
 
+const shareFiles = new Map(); // run id -> its profile-shares.json, fetched once
+
+// Where the server's time went (compare/profiles.js), at the thread level picked, for the
+// series whose runs the index marks profiled; the section stays hidden when none is.
+async function drawProfiles(series, base, current) {
+  const profiled = series.flatMap(({ runs }) => runs).filter((run) => run.profiled);
+  $('compare-profiles-section').hidden = !profiled.length;
+  if (!profiled.length) return;
+  for (const run of profiled) {
+    if (!shareFiles.has(run.id)) shareFiles.set(run.id, fetchJson(`${params.runs}${run.id}/profile-shares.json`));
+  }
+  const files = await Promise.all(profiled.map((run) => shareFiles.get(run.id)));
+  if (!current()) return;
+  const shares = new Map(profiled.map((run, i) => [run.id, files[i]]));
+  const levels = [...new Set(files.flatMap((file) => Object.keys(file.steps).map(Number)))].sort((a, b) => a - b);
+  const select = $('compare-profile-threads');
+  const chosen = levels.includes(Number(select.value)) ? Number(select.value) : levels[levels.length - 1];
+  setOptions(select, levels.map((threads) => [String(threads), String(threads)]), String(chosen));
+  $('compare-profiles').replaceChildren(...profileSection(series, base, chosen, shares, params.runs));
+}
+
 // How to read the ratio cells; every number and marker in it comes from the index.
 function legend(index, base, metric) {
   const info = index.metrics[metric];
@@ -103,6 +125,7 @@ async function makeView(store) {
   // Older links name every run by id: the same selection, written short.
   state = { ...state, ...compactSelection(index, selectedRuns(index, state).map((run) => run.id)) };
   let drawing = 0; // a newer render makes an older one's late results moot
+  let redrawProfiles = async () => {}; // the last render's profiles, for their thread level
 
   async function render() {
     const mine = ++drawing;
@@ -153,6 +176,8 @@ async function makeView(store) {
         attachDrilldown(el, el.closest('figure'), DRILLDOWN);
       }
     }
+    redrawProfiles = () => drawProfiles(series, base, () => mine === drawing);
+    await redrawProfiles();
     const docs = await Promise.all(series.map(({ entry }) => fetchRun(params.runs, entry.id)));
     if (mine === drawing) drawConfig(index, series, docs);
   }
@@ -178,6 +203,7 @@ async function makeView(store) {
   $('compare-metric').addEventListener('change', (event) => update({ metric: event.target.value }));
   $('compare-scale').addEventListener('change', (event) => update({ scale: event.target.value }));
   $('compare-passes').addEventListener('change', (event) => update({ passes: event.target.checked }));
+  $('compare-profile-threads').addEventListener('change', () => redrawProfiles().catch(fail));
   $('compare-filter').addEventListener('input', () => search().catch(fail));
   $('compare-picker').addEventListener('toggle', () => search().catch(fail));
   // Ticking a run rewrites the selection in its shortest form: campaign, variants, passes, ids.
