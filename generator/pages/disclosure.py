@@ -1,7 +1,8 @@
 """The disclosure box of run and campaign pages: everything a reader needs to judge a number
 before reading it. Server options that are not at their build's compiled default (set in my.cnf
 or derived by the server from one that is), data size against the buffer pool, repeats, the
-warm-up cut and the flagged steps: every flag of the steps' verdicts
+warm-up cut, the storage under the datadir as fio measured it (pages/storage.py) and the
+flagged steps: every flag of the steps' verdicts
 (generator/analysis/verdict.py), whatever its kind, counted by kind. A campaign's box lists its
 runs as one compact table (workload and variant by pass), each run linked and marked with its
 flagged steps by kind, rather than a line of run ids."""
@@ -17,6 +18,7 @@ from generator.analysis.ratios import latest_by_variant
 from generator.analysis.repeats import group_by_cell, pass_list, repeat_index
 from generator.analysis.verdict import FLAG_KINDS, flag_counts
 from generator.pages.step_flags import flag_summary, legend
+from generator.pages.storage import campaign_storage, run_storage
 
 
 def non_defaults(run: RunDocument) -> list[dict[str, Any]] | None:
@@ -74,6 +76,7 @@ def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, A
         "steps": len(trust),
         "client_judged": _client_judged(trust),
         "flags": _flagged(trust),
+        "storage": run_storage(run),
     }
 
 
@@ -118,6 +121,7 @@ def campaign_disclosure(
         # two kinds' counts under the names published articles cite them by (`fact`)
         "unstable_steps": counts.get("unsteady", 0),
         "client_bound_steps": counts.get("client", 0),
+        "storage": campaign_storage(runs),
     }
 
 

@@ -22,6 +22,7 @@ def run(
         "variant": variant,
         "status": "complete",
         "started_at": "2026-01-01T00:00:00Z",
+        "host": {"hostname": "vm"},
         "server": server,
         "workload": {"name": workload},
     }
