@@ -11,7 +11,11 @@ import shutil
 
 import pytest
 
+import contract
+from generator.hugo import site_contract as site
 from generator.hugo.build import generate
+from generator.hugo.cache import Cache
+from generator.hugo.cache_keys import code_version
 from generator.hugo.errors import InvalidData
 from generator.hugo.load import plan_runs
 from tests.helpers.profiled_runs import CAMPAIGN, VARIANT, profiled_data, run_path
@@ -74,3 +78,35 @@ def test_a_profile_file_altered_after_a_cached_build_is_checked_again(tmp_path, 
     with pytest.raises(InvalidData) as raised:
         generate([data], tmp_path / "build")
     assert f"{path}: $: SHA-256 differs" in str(raised.value)
+
+
+def test_flame_graphs_are_cached_with_their_run_and_redrawn_when_it_changes(tmp_path, data):
+    """A rebuild of unchanged runs draws nothing; a run whose profile (and so its recorded
+    hash) changed has its own and its campaign's graphs drawn again, no other run's."""
+    build = tmp_path / "build"
+    generate([data], build)
+    again = Cache(build / site.CACHE_DIR, code_version())
+    generate([data], build, again)
+    assert again.derived == []
+    svg = build / site.static_file(site.flame_graph_url(RUN, "4"))
+    assert b"fdatasync" in svg.read_bytes()
+    run = json.loads(run_path(data, RUN).read_text())
+    profile = json.loads(_profile_file(data).read_text())
+    profile["frames"] = [name.replace("fdatasync", "fsync") for name in profile["frames"]]
+    _profile_file(data).unlink()
+    _, digest = contract.write_profile(profile, data)
+    run["profile"]["sha256"] = digest
+    run_path(data, RUN).write_text(json.dumps(run))
+    changed = Cache(build / site.CACHE_DIR, code_version())
+    generate([data], build, changed)
+    redrawn = {entry for entry in changed.derived if not entry.startswith("valid/")}
+    assert f"run/{RUN}" in redrawn and f"campaign/{CAMPAIGN}" in redrawn
+    assert not {entry for entry in redrawn if entry.startswith("run/")} - {
+        f"run/{other}" for other in _cell_mates(data)
+    }
+    assert b"fsync" in svg.read_bytes() and b"fdatasync" not in svg.read_bytes()
+
+
+def _cell_mates(data) -> set[str]:
+    """The runs whose files show RUN's cell (its passes): they are derived again with it."""
+    return {path.stem for path in (data / "runs").glob(f"{CAMPAIGN}.{VARIANT}.*.json")}
