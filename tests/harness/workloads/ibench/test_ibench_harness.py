@@ -63,6 +63,12 @@ def test_every_step_lands_in_a_valid_run_document(tmp_path):
         assert step["db_bytes"] > 0
     # The worker processes count as client CPU in the sampler's series, like sysbench.
     assert max(steps["qr100"]["monitor"]["series"]["client_cpu_pct"]) > 0
+    # per_op's client CPU is the workers' own (client_cpu, its seconds rounded to the ms),
+    # beside the server process's own
+    query_cost = steps["qr100"]["per_op"]
+    workers_us = steps["qr100"]["client_cpu"]["us_per_op"]
+    assert query_cost["client_cpu_us"] == pytest.approx(workers_us, rel=1e-3)
+    assert query_cost["server_cpu_us"] > 0
     commands = [c["command"] for c in run["reproduce"]["commands"]]
     assert any("-m harness.workloads.ibench" in c and "--clients 2" in c for c in commands)
     assert any("mariadbd" in c for c in commands)
