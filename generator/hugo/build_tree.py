@@ -178,7 +178,10 @@ def files_of_campaign(
     differential = {}
     for cell in cells:
         base, variant = cell.pop("stacks")
-        subtitle = f"widths: {cell['variant']}; red grew, blue shrank against {cell['base']}"
+        subtitle = (
+            f"{summary['id']}: widths are {cell['variant']}'s samples; red grew, blue shrank"
+            f" against {cell['base']}"
+        )
         graph = differential_flame_graph(base, variant, cell["title"], subtitle)
         differential[site.static_file(cell["svg"])] = graph
     files = {
