@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
+from generator.analysis.cpu_split import cpu_split
 from generator.analysis.evidence import weakest
 from generator.analysis.ratios import (
     NO_STEP,
@@ -71,10 +72,25 @@ def _per_op(key: str) -> Callable[[dict[str, Any]], StepValue]:
     return value_of
 
 
+def _own_cpu(side: str) -> Callable[[dict[str, Any]], StepValue]:
+    """The server's ("server") or the clients' ("client") own CPU per operation, as recorded or
+    derived from the per-second samples (analysis/cpu_split.py)."""
+
+    def value(step: Step) -> float | None:
+        split = cpu_split(step)
+        return None if split is None else cast("float | None", getattr(split, side).us_per_op)
+
+    return lambda _test: value
+
+
 THROUGHPUT = Metric("throughput", "QPS", "Throughput", None, True, headline_of)
 # Callaghan's hardware efficiency, host-wide cost per operation (step.per_op): lower is better.
 EFFICIENCY = (
     Metric("cpu_us", "cpu/o", "CPU time per operation", "µs", False, _per_op("cpu_us")),
+    Metric("server_cpu_us", "server cpu/o", "Server process CPU time per operation", "µs",
+           False, _own_cpu("server")),
+    Metric("client_cpu_us", "client cpu/o", "Client processes' CPU time per operation", "µs",
+           False, _own_cpu("client")),
     Metric("context_switches", "cs/o", "Context switches per operation", "", False,
            _per_op("context_switches")),
     Metric("read_kb", "rKB/o", "KB read per operation", "KB", False, _per_op("read_kb")),
@@ -277,6 +293,10 @@ def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
         "has_efficiency": any(level["efficiency"] for level in levels),
         # What "o" is in cpu/o: a sysbench event (transaction); one query in single-statement tests.
         "ops": sorted({step["per_op"]["op"] for step in counted_steps if "per_op" in step}),
+        # whether a server or client cpu/o was derived from the per-second samples
+        "cpu_sampled": any(
+            split.sampled for step in counted_steps if (split := cpu_split(step)) is not None
+        ),
         "levels": levels,
         "peak": peak_table(tests, variants) if PEAK_SUITES & set(names) else None,
     }
