@@ -18,6 +18,7 @@ from typing import Any
 from contract import RunDocument
 from generator.analysis.cpu_split import CpuFigure, cpu_split
 from generator.pages.numbers import format_number
+from generator.pages.run_tables import shown_steps
 
 # Columns of each table after the thread level, by field (a dotted path within the step).
 SUMMARY_FIELDS = ("tps", "qps.total", "rows_per_s", "latency_ms.avg", "latency_ms.p95")
@@ -98,10 +99,13 @@ def cpu_cell(figure: CpuFigure) -> str:
 def cost_table(steps: list[Mapping[str, Any]]) -> dict[str, Any] | None:
     """{"op", "split": whether the server and client CPU columns are shown (some step has a
     figure), "sampled": whether a figure is marked, "rows": threads, cpu/o, [server, client,]
-    cs/o, rKB/o, wKB/o} over the steps with per_op; None when none has it."""
-    cost = [step for step in steps if step.get("per_op") is not None]
-    if not cost:
+    cs/o, rKB/o, wKB/o, "note"} over the steps with per_op, at most MAX_TABLE_STEPS of them
+    (evenly spaced: a sweep of thousands of levels printed whole went over the page's size
+    limit once the CPU was split); None when none has it."""
+    recorded = [step for step in steps if step.get("per_op") is not None]
+    if not recorded:
         return None
+    cost = shown_steps(recorded)
     splits = [cpu_split(step) for step in cost]
     split = any(s is not None and s.known for s in splits)
     rows = _rows(cost, COST_FIELDS)
@@ -114,6 +118,9 @@ def cost_table(steps: list[Mapping[str, Any]]) -> dict[str, Any] | None:
         "split": split,
         "sampled": any(s is not None and s.sampled for s in splits),
         "rows": rows,
+        "note": ""
+        if len(cost) == len(recorded)
+        else f"{len(cost)} of {len(recorded):,} thread levels, evenly spaced",
     }
 
 

@@ -6,6 +6,7 @@ import copy
 
 from generator.analysis.cpu_split import cpu_split
 from generator.pages.numbers import MISSING, format_number
+from generator.pages.run_tables import MAX_TABLE_STEPS
 from generator.pages.step_tables import HOST_FIELDS, SAMPLED_MARK, cpu_cell, step_tables
 
 
@@ -102,3 +103,14 @@ def test_no_cpu_columns_where_no_step_has_a_figure(fixture_runs):
     cost = step_tables(run)["cost"]
     assert cost["split"] is False and cost["sampled"] is False
     assert len(cost["rows"][0]) == 5  # threads, cpu/o, cs/o, rKB/o, wKB/o
+
+
+def test_a_long_sweep_s_cost_table_shows_evenly_spaced_levels(fixture_runs):
+    run = copy.deepcopy(_sysbench_run(fixture_runs))
+    first = run["steps"][0]
+    run["steps"] = [{**first, "threads": level} for level in range(1, 201)]
+    cost = step_tables(run)["cost"]
+    assert len(cost["rows"]) == MAX_TABLE_STEPS
+    assert cost["rows"][0][0] == "1" and cost["rows"][-1][0] == "200"
+    assert cost["note"] == f"{MAX_TABLE_STEPS} of 200 thread levels, evenly spaced"
+    assert step_tables(_sysbench_run(fixture_runs))["cost"]["note"] == ""
