@@ -241,6 +241,9 @@ class Recording:
             answer = os.read(acks, 64) if ready else b""
         except OSError:  # perf exited before reading its control pipe
             answer = b""
+        except BaseException:  # Ctrl-C while perf attaches: leave no perf behind
+            self.discard()
+            raise
         if not answer.startswith(b"ack"):
             self.stop()
             raise PerfFailed(self.failure())

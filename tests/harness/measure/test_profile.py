@@ -17,7 +17,7 @@ import contract
 from generator.analysis.profiles import shares
 from harness.campaign.load import Workload
 from harness.measure.around_step import MeasuredStep, measured_step
-from harness.measure.profile import PERF_DATA, RunProfiles
+from harness.measure.profile import PERF_DATA, Folded, RunProfiles
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench.commands import execute, prepare_argv, run_argv, sysbench_binary
 
@@ -139,3 +139,35 @@ def test_a_campaign_that_turns_profiling_off_records_so():
     assert recorded == {
         "skipped": "profiling turned off by the campaign's [profile] enabled = false"
     }
+
+
+def test_a_run_over_the_file_limit_keeps_fewer_stacks_and_says_so(tmp_path):
+    """Six steps of 5,000 stacks 60 frames deep would make a file over 4 MiB: each step keeps
+    its hottest stacks, fewer of them, and its summary counts what the file keeps."""
+    profiles = RunProfiles.for_run(True, 99, tmp_path, print)
+    profiles.profiler = {"tool": "perf", "version": "6.1", "event": "cpu-clock",
+                         "frequency_hz": 99, "call_graph": "fp"}  # fmt: skip
+    profiles.symbols = {"binary": "mariadbd", "symbol_table": "dynamic"}
+    callers = tuple(f"caller_{depth}" for depth in range(59))
+    steps = []
+    for threads in (1, 2, 4, 8, 16, 32):
+        stacks = {
+            (*callers, f"leaf_{threads}_{n}"): 1 + n % 7
+            for n in range(contract.MAX_STACKS_PER_STEP)
+        }
+        profiles.folded[str(threads)] = Folded(stacks)
+        steps.append({"threads": threads, "profile": {}})
+    document, recorded = profiles.for_run_document("t-1.base.upd", steps)
+    assert document is not None and recorded is not None
+    run = {"id": "t-1.base.upd", "steps": steps}
+    name, sha256 = contract.write_profile(document, tmp_path)
+    run["profile"] = {"file": name, "sha256": sha256, **recorded}
+    loaded, problems = contract.load_profile(tmp_path, run)
+    assert problems == [] and loaded is not None
+    for step in steps:
+        summary, stacks = step["profile"], profiles.folded[str(step["threads"])].stacks
+        assert summary["samples"] == sum(stacks.values())
+        kept = contract.folded(loaded, str(step["threads"]))
+        assert 0 < len(kept) < contract.MAX_STACKS_PER_STEP
+        assert sum(kept.values()) == summary["kept_samples"] < summary["samples"]
+        assert min(kept.values()) >= max(n for s, n in stacks.items() if s not in kept)
