@@ -29,6 +29,10 @@ SHALLOW_MEDIAN_DEPTH = 8
 # Past this share of frames with no symbol, the graph's names are too few to say which code ran
 # (a stripped binary shows its internal functions as [mariadbd]).
 UNRESOLVED_FRAMES_PCT = 20.0
+# Under this many samples a share is mostly chance: at 200, a function on 10 % of the samples
+# has a standard error of about 2 points (sqrt(0.1 * 0.9 / 200)), so moves of a few points
+# between two such profiles mean nothing.
+FEW_SAMPLES = 200
 # The run page's table of hottest functions, and a differential page's of largest moves.
 TOP_FUNCTIONS = 15
 # The functions of each step the compare page gets (share_file), by total share: enough for
@@ -77,6 +81,8 @@ def step_notes(summary: Mapping[str, Any]) -> list[str]:
     if summary["kept_samples"] == 0:
         notes.append("No sample of the server was taken while this step ran.")
         return notes
+    if summary["kept_samples"] < FEW_SAMPLES:
+        notes.append(few_samples(summary["kept_samples"]))
     if summary["median_depth"] < SHALLOW_MEDIAN_DEPTH:
         notes.append(
             f"Stacks are shallow (median {format_fixed(summary['median_depth'], 0)} frames): "
@@ -95,6 +101,13 @@ def step_notes(summary: Mapping[str, Any]) -> list[str]:
     if summary.get("lost"):
         notes.append(f"perf reported {format_number(summary['lost'])} samples lost.")
     return notes
+
+
+def few_samples(samples: int) -> str:
+    return (
+        f"Only {format_number(samples)} samples: a share here can be off by several points "
+        "from chance alone."
+    )
 
 
 def top_functions(stacks: Mapping[Stack, int], limit: int = TOP_FUNCTIONS) -> list[list[str]]:
@@ -203,6 +216,14 @@ def campaign_profiles(
                     "base_samples": format_number(sum(base_stacks[threads].values())),
                     "variant_samples": format_number(sum(variant_stacks[threads].values())),
                     "changes": change_rows(base_stacks[threads], variant_stacks[threads]),
+                    "notes": [
+                        f"{name}: {few_samples(samples)}"
+                        for name, samples in (
+                            (base, sum(base_stacks[threads].values())),
+                            (variant, sum(variant_stacks[threads].values())),
+                        )
+                        if samples < FEW_SAMPLES
+                    ],
                     "stacks": (base_stacks[threads], variant_stacks[threads]),
                 }
             )

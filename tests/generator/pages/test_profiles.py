@@ -8,6 +8,7 @@ import json
 
 import contract
 from generator.pages.profiles import (
+    FEW_SAMPLES,
     SHALLOW_MEDIAN_DEPTH,
     UNRESOLVED_FRAMES_PCT,
     campaign_profiles,
@@ -59,7 +60,13 @@ def test_the_hottest_functions_are_ranked_by_self_share_then_total():
 
 
 def test_shallow_unnamed_and_trimmed_stacks_are_said_in_plain_words():
-    fine = {"samples": 10, "kept_samples": 10, "unresolved_frames_pct": 1, "median_depth": 12}
+    enough = FEW_SAMPLES
+    fine = {
+        "samples": enough,
+        "kept_samples": enough,
+        "unresolved_frames_pct": 1,
+        "median_depth": 12,
+    }
     assert step_notes(fine) == []
     poor = {
         "samples": 12,
@@ -73,18 +80,21 @@ def test_shallow_unnamed_and_trimmed_stacks_are_said_in_plain_words():
     assert "21 % of the frames have no symbol" in notes
     assert "(2 samples) are counted but not kept" in notes
     assert "perf reported 3 samples lost" in notes
+    assert "Only 10 samples: a share here can be off by several points" in notes
 
 
 def test_a_run_page_shows_each_step_or_why_there_is_no_profile(tmp_path):
     runs = _runs(tmp_path, skipped=f"{CAMPAIGN}.{BASE}.oltp-rw.p1")
     profiles = _profiles(tmp_path, runs)
     skipped, profiled_run = runs[0], runs[-1]
+    # sync-1 at 1 thread: 100 samples, 2 threads: 200
     assert run_profiles(skipped, None) == {"skipped": "perf is not installed on this host"}
     page = run_profiles(profiled_run, profiles[profiled_run["id"]])
     assert page is not None
     assert page["symbols"].startswith("The Debian build exports only its dynamic symbols")
     assert [step["label"] for step in page["steps"]][:3] == ["1 thread", "2 threads", "4 threads"]
     assert page["steps"][2]["svg"] == f"runs/{profiled_run['id']}/flame-4.svg"
+    assert [len(step["notes"]) for step in page["steps"][:2]] == [1, 0]
     older = {key: value for key, value in profiled_run.items() if key != "profile"}
     assert run_profiles(older, None) is None  # recorded before profiles: nothing shown
 
