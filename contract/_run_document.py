@@ -377,6 +377,22 @@ class StepProfile(TypedDict):
     median_depth: Required[float]
 
 
+class PfsWaitEvent(TypedDict):
+    """One performance_schema wait event over a waits pass's step."""
+
+    event: Required[str]
+    count: Required[int]
+    total_ms: Required[float]
+    avg_us: Required[float]
+
+
+class PfsWaits(TypedDict):
+    """A waits pass's step: the events that waited longest ($defs/pfs_waits)."""
+
+    source: Required[Literal["performance_schema"]]
+    events: Required[list[PfsWaitEvent]]
+
+
 class Profiler(TypedDict):
     tool: Literal["perf"]
     version: str
@@ -455,6 +471,7 @@ class Step(TypedDict):
     monitor: NotRequired[Monitor]
     per_op: NotRequired[PerOp]
     profile: NotRequired[StepProfile]
+    waits: NotRequired[PfsWaits]
     os: NotRequired[OsCounters]
 
 
@@ -586,6 +603,7 @@ class IbenchStep(TypedDict):
     per_op: NotRequired[PerOp]
     monitor: NotRequired[Monitor]
     profile: NotRequired[StepProfile]
+    waits: NotRequired[PfsWaits]
 
 
 class RunDocument(TypedDict):
@@ -600,6 +618,7 @@ class RunDocument(TypedDict):
     origin: NotRequired[Origin]
     settle: NotRequired[Settle]
     profile: NotRequired[Profile]
+    purpose: NotRequired[Literal["waits"]]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]
     started_at: Required[str]

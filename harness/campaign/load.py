@@ -77,6 +77,9 @@ class Profiling:
 
     enabled: bool = True
     frequency_hz: int = DEFAULT_FREQUENCY_HZ
+    # One more run per (variant, workload) after the passes, performance_schema timing its
+    # waits (harness/measure/waits.py); never a measurement.
+    waits_pass: bool = False
 
 
 @dataclass(frozen=True)

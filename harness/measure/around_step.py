@@ -1,6 +1,7 @@
 """What the harness measures around any step, whatever drives the load: SHOW GLOBAL STATUS
 before and after, the host's /proc counters before and after, the per-second sampler, and the
-server's CPU profile (measure/profile.py) when the run profiles.
+server's CPU profile (measure/profile.py) when the run profiles, and performance_schema's
+waits (measure/waits.py) in a campaign's waits pass.
 
     with measured_step(server, innodb_metrics, run.profiles, contract.step_key(...)) as step:
         ...  # the load runs
@@ -14,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from harness.measure import counters
+from harness.measure import counters, waits
 from harness.measure.profile import RunProfiles
 from harness.measure.sampler import INTERVAL_S, ProcessCpu, StepSampler, cpu_between, process_cpu
 from harness.servers.protocol import Server
@@ -50,14 +51,17 @@ def measured_step(
     innodb_metrics: tuple[str, ...],
     profiles: RunProfiles | None = None,
     key: str = "",
+    pfs_waits: bool = False,
 ) -> Iterator[MeasuredStep]:
     """key: the step's contract.step_key, under which profiles keeps its stacks. perf attaches
     first and stops first, so neither its start nor its folding falls inside the step's
-    counters; a step that fails loses its profile."""
+    counters; a step that fails loses its profile. pfs_waits: the server times its waits (a
+    waits pass), read around the step."""
     step = MeasuredStep()
     recording = profiles.start(server.pid) if profiles is not None else None
     try:
         with server.connect() as conn:
+            waits_before = waits.snapshot(conn) if pfs_waits else {}
             status_before = counters.server_status(conn)
         with server.connect() as sampler_connection:
             sampler = StepSampler(sampler_connection, server.pid, innodb_metrics)
@@ -75,6 +79,7 @@ def measured_step(
         server.check_alive()
         with server.connect() as conn:
             status_after = counters.server_status(conn)
+            waits_after = waits.snapshot(conn) if pfs_waits else {}
     except BaseException:
         if recording is not None:
             recording.discard()
@@ -83,6 +88,8 @@ def measured_step(
         server_status_delta=counters.status_delta(status_before, status_after),
         os=counters.os_delta(step.os_before, step.os_after),
     )
+    if pfs_waits:
+        step.fields["waits"] = waits.step_waits(waits_before, waits_after)
     if samples:  # a step shorter than one interval (l.x on tiny data) has no sample
         step.fields["monitor"] = {"interval_s": INTERVAL_S, "series": samples}
         if sampler.kinds:

@@ -30,7 +30,7 @@ import contract
 from contract import host_variant_prefix, replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
-from harness.measure import counters, host, storage
+from harness.measure import counters, host, storage, waits
 from harness.run.cells import Cell, CellLedger
 from harness.run.document import (
     CampaignFacts,
@@ -61,6 +61,8 @@ from harness.workloads.sysbench.commands import (
     sysbench_version,
 )
 from harness.workloads.sysbench.dataset import DROP_EARLIER_LOAD, Loaded, SysbenchCalls
+
+WAITS_RUN_SUFFIX = ".waits"  # <campaign id>.<variant>.<workload>.waits: a cell's waits pass
 
 
 def unused_dir(path: Path) -> Path:
@@ -101,6 +103,10 @@ class CampaignRun:
     noted: set[str] = field(default_factory=set)  # notes shown once (why runs are unprofiled)
     # fio's figures by (host fingerprint, datadir device), taken at the campaign's start
     storage: dict[tuple[str, str | None], contract.Storage] = field(default_factory=dict)
+    # True while the waits pass runs ([profile] waits_pass): its servers start with
+    # measure/waits.py's options and its runs are waits runs, outside the cells' ledger.
+    in_waits_pass: bool = False
+    waits_done: set[tuple[str, str]] = field(default_factory=set)  # --resume: variant, workload
 
     def variant_labels(self) -> list[tuple[Server, Variant, str]]:
         """Each server variant and its label: <server>.<variant> with several servers, after
@@ -142,6 +148,8 @@ class CampaignRun:
         """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
         .r3 ... because a run file is never replaced (nor a profile file a run left behind)."""
         base = run_id(self.campaign_id, label, workload, pass_index, self.campaign.repeats)
+        if self.in_waits_pass:
+            base = f"{run_id(self.campaign_id, label, workload, 1, 1)}{WAITS_RUN_SUFFIX}"
         candidate, attempt = base, 1
         while (
             candidate in self.used_ids
@@ -166,7 +174,12 @@ class CampaignRun:
         self.completed = {
             (run["variant"], run["workload"]["name"], run.get("repeat", {}).get("index", 1))
             for run in ours
-            if run["status"] == "complete"
+            if run["status"] == "complete" and run.get("purpose") != "waits"
+        }
+        self.waits_done = {
+            (run["variant"], run["workload"]["name"])
+            for run in ours
+            if run["status"] == "complete" and run.get("purpose") == "waits"
         }
         self.used_ids = {run["id"] for run in ours}
         with_snapshot = [run["harness"] for run in ours if "snapshot" in run["harness"]]
@@ -181,7 +194,8 @@ class CampaignRun:
             self.cells.not_written(document, str(exc))
             raise
         self.written.append(path)
-        self.cells.written(document)
+        if document.get("purpose") != "waits":
+            self.cells.written(document)
 
     def check(self) -> list[str]:
         """Everything that can be refused before a measurement starts: tools, binaries, each
@@ -336,6 +350,8 @@ class CampaignRun:
                             self._run_group_existing(server, variant, label, group, pass_index)
                         else:
                             self._run_group(server, label, group, pass_index)
+            if self.campaign.profile.waits_pass:
+                self._waits_pass()
         except KeyboardInterrupt:
             self.cells.stop("interrupted by Ctrl-C")
             raise
@@ -349,6 +365,28 @@ class CampaignRun:
             for store in self.stores.values():
                 store.remove()
         return self.written
+
+    def _waits_pass(self) -> None:
+        """[profile] waits_pass: after every measured pass, one run of each (variant, workload)
+        on a server started with performance_schema timing its waits, from the same pristine
+        copy. Only a server the harness starts can be given those options."""
+        self.in_waits_pass = True
+        try:
+            for server, _, label in self.variant_labels():
+                if server.kind == "existing":
+                    self.note_once(
+                        f"{self.campaign.path}: [profile] waits_pass needs a server the harness"
+                        f" starts; server {server.label!r} is an existing one: no waits pass"
+                    )
+                    continue
+                left = [
+                    w for w in self.campaign.workloads if (label, w.label) not in self.waits_done
+                ]
+                for group in group_by_dataset(left):
+                    with self._start_fault(label, group, 1):
+                        self._run_group(server, label, group, 1)
+        finally:
+            self.in_waits_pass = False
 
     def _characterise_storage(self) -> None:
         """fio's figures for the storage under each sandbox's datadir, before any server
@@ -382,6 +420,8 @@ class CampaignRun:
             )
 
     def _purpose(self, label: str, pass_index: int) -> str:
+        if self.in_waits_pass:
+            return f"{label}/waits"
         return label if len(self.passes) == 1 else f"{label}/pass{pass_index}"
 
     def _sandbox(
@@ -398,7 +438,7 @@ class CampaignRun:
         return Sandbox(
             self.binaries[server.label],
             workdir,
-            self.tuned[label],
+            waits.waits_mycnf(self.tuned[label]) if self.in_waits_pass else self.tuned[label],
             self.keep_datadir,
             cpus=server.cpus,
             datadir_at=datadir_at,
@@ -443,7 +483,9 @@ class CampaignRun:
         self, box: RunningServer, label: str, workload: Workload, pass_index: int
     ) -> WorkloadRun:
         run_id = self.run_id(label, workload.label, pass_index)
-        return WorkloadRun(self._settings(), run_id, box, label, workload, pass_index)
+        return WorkloadRun(
+            self._settings(), run_id, box, label, workload, pass_index, self.in_waits_pass
+        )
 
     def _calls(self, box: RunningServer, log_path: Path) -> SysbenchCalls:
         client_cpus = self.campaign.client_cpus

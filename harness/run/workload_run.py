@@ -63,6 +63,7 @@ class WorkloadRun:
     variant: str
     workload: Workload
     pass_index: int
+    pfs_waits: bool = False  # the campaign's waits pass (measure/waits.py): no measurement
     driver: WorkloadDriver = field(init=False)
     document: dict = field(init=False)
     calls: SysbenchCalls = field(init=False)
@@ -79,6 +80,9 @@ class WorkloadRun:
         self.document = run_document.new_document(
             settings.facts, self.run_id, self.variant, self.workload, self.pass_index, section
         )
+        if self.pfs_waits:  # one run per cell, after every pass: it is none of the passes
+            self.document["purpose"] = "waits"
+            self.document.pop("repeat", None)
         profiling = settings.profiling
         self.profiles = RunProfiles.for_run(
             profiling.enabled,

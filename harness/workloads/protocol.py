@@ -26,6 +26,7 @@ class RunContext(Protocol):
     sysbench: str  # the sysbench binary
     innodb_metrics: tuple[str, ...]  # sampled around each step
     profiles: RunProfiles  # the server's CPU profile of each step (measure/profile.py)
+    pfs_waits: bool  # a waits pass: performance_schema waits around each step (measure/waits.py)
 
     def where(self, step: str) -> str: ...
     def on_step(self, where: str, seconds: int) -> None: ...

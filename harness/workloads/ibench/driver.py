@@ -131,7 +131,9 @@ class _StepHooks:
         seconds = self.query_seconds if name.startswith("q") else 0
         run.on_step(run.where(name), int(seconds))
         key = contract.step_key({"step": name})
-        with measured_step(run.server, run.innodb_metrics, run.profiles, key) as step:
+        with measured_step(
+            run.server, run.innodb_metrics, run.profiles, key, run.pfs_waits
+        ) as step:
             self.current = step
             yield step.fields
 

@@ -91,7 +91,9 @@ class SysbenchDriver:
     def measure_step(self, run: RunContext, purpose: str, argv: list[str], threads: int) -> dict:
         started_at = contract.utc_timestamp()
         key = contract.step_key({"threads": threads})
-        with measured_step(run.server, run.innodb_metrics, run.profiles, key) as measured:
+        with measured_step(
+            run.server, run.innodb_metrics, run.profiles, key, run.pfs_waits
+        ) as measured:
             output = run.calls(purpose, argv)
             report = parse_run(output, threads)
         return {
