@@ -7,6 +7,7 @@ Each tick costs one SHOW GLOBAL STATUS (about 3.5 ms, bench/harness_overhead.py)
 
 from __future__ import annotations
 
+import contextlib
 import resource
 import threading
 import time
@@ -72,8 +73,13 @@ def process_cpu(server_pid: int | None) -> ProcessCpu:
     gone when the step ends, so psutil no longer sees it; once waited for, its CPU is in this
     process's RUSAGE_CHILDREN, which counts it whole."""
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server_s = None
+    if server_pid is not None:
+        # a server gone mid-step reads as unmeasured: the runner's liveness check says why
+        with contextlib.suppress(psutil.Error):
+            server_s = _process_cpu_s(psutil.Process(server_pid))
     return ProcessCpu(
-        server_s=None if server_pid is None else _process_cpu_s(psutil.Process(server_pid)),
+        server_s=server_s,
         reaped_clients_s=children.ru_utime + children.ru_stime,
         live_clients=_client_cpu_s(server_pid),
     )
