@@ -19,7 +19,7 @@ def campaign_index_entry(
     (generator/pages/campaign.py summarize_campaign); with the paths and titles of its
     differential flame graph pages (pages/profiles.campaign_profiles), which the adapter adds
     under the campaign's page."""
-    return {
+    entry: dict[str, Any] = {
         "path": page_segment(summary["id"]),  # the one rule for names that become paths
         "title": summary["title"],
         "date": summary["started_at"],
@@ -28,7 +28,9 @@ def campaign_index_entry(
             "workloads": [workload["name"] for workload in summary["workloads"]],
             "host_names": [host["name"] for host in summary["hosts"]],
         },
-        "profile_pages": [
-            {"path": cell["path"], "title": cell["title"]} for cell in profile_cells
-        ],
     }
+    if profile_cells:  # a campaign without them keeps the entry it had
+        entry["profile_pages"] = [
+            {"path": cell["path"], "title": cell["title"]} for cell in profile_cells
+        ]
+    return entry
