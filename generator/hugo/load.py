@@ -151,8 +151,10 @@ class ValidatedBefore:
         stat = _files_stat(path, remembered["outline"]["profile"])
         if stat == remembered["stat"] and all(t < self._trusted_before for t in stat[1::3]):
             digest = remembered["digest"]
-        elif stat[3:] != remembered["stat"][3:]:
-            return None  # the profile file moved: checked again with its run
+        elif stat[3:] != remembered["stat"][3:] or any(
+            t >= self._trusted_before for t in stat[4::3]
+        ):
+            return None  # the profile file moved, or may have: checked again with its run
         elif (digest := document_digest(path.read_bytes())) != remembered["digest"]:
             return None
         self._found[path.name] = {**remembered, "stat": stat}

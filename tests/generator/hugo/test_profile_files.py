@@ -87,7 +87,8 @@ def test_flame_graphs_are_cached_with_their_run_and_redrawn_when_it_changes(tmp_
     generate([data], build)
     again = Cache(build / site.CACHE_DIR, code_version())
     generate([data], build, again)
-    assert again.derived == []
+    # (a profile file written within the memo's racy window is validated again, not redrawn)
+    assert [entry for entry in again.derived if not entry.startswith("valid/")] == []
     svg = build / site.static_file(site.flame_graph_url(RUN, "4"))
     assert b"fdatasync" in svg.read_bytes()
     run = json.loads(run_path(data, RUN).read_text())
