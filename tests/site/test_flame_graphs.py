@@ -21,6 +21,7 @@ from tests.helpers.profiled_runs import (
     profiled_data,
 )
 from tests.helpers.site_build import build_with_posts
+from tests.site.test_quality import html_problems, htmltest
 
 SKIPPED = f"{CAMPAIGN}.{BASE}.oltp-rw.p3"
 PROFILED = f"{CAMPAIGN}.{VARIANT}.oltp-rw.p2"
@@ -93,3 +94,18 @@ def test_the_differential_pages_stay_out_of_the_campaign_lists(public):
 def test_the_guide_explains_flame_graphs(public):
     text = _text(_page(public, "guide", "flame-graphs"))
     assert "Red grew, blue shrank." in text and "[mariadbd]" in text
+
+
+def test_the_profile_pages_parse_and_link_nothing_broken(public):
+    """The committed site has no profile yet: test_quality.py's checks, on these pages."""
+    pages = [
+        public / "runs" / PROFILED / "index.html",
+        public / "runs" / SKIPPED / "index.html",
+        public / "campaigns" / CAMPAIGN / "index.html",
+        *sorted((public / "campaigns" / CAMPAIGN / "profiles").rglob("index.html")),
+    ]
+    assert {page: html_problems(page.read_text()) for page in pages} == {
+        page: [] for page in pages
+    }
+    result = htmltest(public)
+    assert result.returncode == 0, result.stdout + result.stderr
