@@ -7,7 +7,8 @@ plain sentences when the stacks cannot be trusted far (shallow, unnamed) and its
 functions as a table for readers without the graph. A campaign's differential cells
 (campaign_profiles): per workload, variant other than the base and thread level where both
 sides have profiles, the variant's passes merged against the base's, the functions whose share
-moved most, and the page that shows them (its path under the campaign's).
+moved most, and the page that shows them (its path under the campaign's). And a profiled run's
+share file (share_file), from which the compare page ranks the same moves between any runs.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def step_label(step: Mapping[str, Any]) -> str:
 
 
 def profiler_words(profiler: Mapping[str, Any]) -> str:
-    """'perf, cpu-clock at 99 Hz, frame-pointer call graphs'."""
+    """'perf 6.1.76, cpu-clock sampled at 99 Hz, frame-pointer call graphs'."""
     graphs = {
         "fp": "frame-pointer call graphs",
         "dwarf": "DWARF call graphs",
