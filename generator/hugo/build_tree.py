@@ -31,6 +31,7 @@ from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
 from generator.pages.monitor import family_rules
+from generator.pages.pfs_waits import waits_index_entry, waits_section
 from generator.pages.profiles import campaign_profiles, run_flame_graphs, share_file
 from generator.pages.ratio_cells import campaign_page
 from generator.pages.run_page import run_index_entry, run_page, steps_file, variables_file
@@ -79,14 +80,19 @@ def joined(pieces: Pieces, kind: str, name: str) -> list[Any]:
     ]
 
 
-def campaign_pieces(runs: list[RunDocument]) -> dict[str, bytes]:
+def campaign_pieces(
+    runs: list[RunDocument], waits_runs: list[RunDocument] | None = None
+) -> dict[str, bytes]:
     """What the site-wide indexes take from a campaign: its runs' /browse/ and run index
     entries, its hosts' storage measurements and, unless all its runs are Insert Benchmark
-    ones, its compare file."""
-    by_id = sorted(runs, key=lambda run: run["id"])
+    ones, its compare file. waits_runs (pages/pfs_waits.py) get run index entries only."""
+    index = [run_index_entry(run) for run in runs]
+    index += [waits_index_entry(run_index_entry(run)) for run in waits_runs or []]
     pieces = {
         PIECE + "browse": _json_bytes(browse_entries(runs)),
-        PIECE + "runindex": _json_bytes([run_index_entry(run) for run in by_id]),
+        PIECE + "runindex": _json_bytes(
+            sorted(index, key=lambda entry: entry["params"]["run_id"])
+        ),
         PIECE + "hosts": _json_bytes(host_measurements(runs)),
     }
     if compared := [run for run in runs if not is_ibench(run)]:
@@ -130,18 +136,24 @@ def files_of_run(
     original: RunDocument | None,
     start: list[RunDocument] | None = None,
     profile: ProfileFile | None = None,
+    waits_side: list[RunDocument] | None = None,
 ) -> dict[str, bytes]:
     """A run's derived files (cell: its campaign cell's runs, analysis.repeats.group_by_cell;
     original: the run it reproduces, when in the archive; start: the runs of its server start,
     analysis.server_starts, when known; profile: its profile file, loaded and checked, with a
-    flame graph per profiled step); its run.json and stored diff are copied by hugo_inputs."""
+    flame graph per profiled step; waits_side: pages/pfs_waits.waits_section's other side); its
+    run.json and stored diff are copied by hugo_inputs."""
     trust = run_trust(run)
     figures = {}
     if run["steps"]:
         figures = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
         figures.update(monitor_figures(run))
     # "figures": the names its charts may use (_partials/chart.html)
-    page = {**run_page(run, cell, trust, original, start, profile), "figures": list(figures)}
+    page = {
+        **run_page(run, cell, trust, original, start, profile),
+        "figures": list(figures),
+        "pfs_waits": waits_section(run, waits_side or []),
+    }
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
         site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),
@@ -223,25 +235,37 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
     derives from. code: the code version (cache_keys.code_version) every key starts from."""
     stamp = {run.id: f"{run.id} {run.digest}" for run in runs}
     cells: dict[tuple[str, str, str], list[PlannedRun]] = {}
+    # A waits pass is set aside here, once, and never joins a cell or a campaign's figures: its
+    # throughput was bought with performance_schema's cost (pages/pfs_waits.py).
+    waits_cells: dict[tuple[str, str, str], list[PlannedRun]] = {}
     starts: dict[str, list[PlannedRun]] = {}
     for run in sorted(runs, key=lambda run: run.outline["order"]):  # as repeats.group_by_cell
-        cells.setdefault(run.outline["cell"], []).append(run)
+        by_cell = waits_cells if run.outline["waits_pass"] else cells
+        by_cell.setdefault(run.outline["cell"], []).append(run)
         starts.setdefault(run.outline["start"], []).append(run)
     site_key = key(code, stamp.values())
     by_id = {run.id: run for run in runs}
     found = [Derivation("site", "site", site_key, site_wide_files, joins=("campaign",))]
     for run in runs:
-        cell = cells[run.outline["cell"]]
+        measured_cell = cells.get(run.outline["cell"], [])
+        waits_cell = waits_cells.get(run.outline["cell"], [])
+        # a waits run's page stands alone, and costs itself against the measured passes
+        cell, waits_side = (
+            ([run], measured_cell) if run.outline["waits_pass"] else (measured_cell, waits_cell)
+        )
         reproduced = run.outline["reproduces"]
         original = by_id.get(reproduced) if reproduced else None
         start = starts[run.outline["start"]]
-        inputs = [stamp[other.id] for other in cell + start + ([original] if original else [])]
+        inputs = [
+            stamp[other.id]
+            for other in cell + start + waits_side + ([original] if original else [])
+        ]
         found.append(
             Derivation(
                 "run",
                 run.id,
                 key(code, inputs, stamp[run.id]),
-                partial(_run_unit, run, cell, original, start),
+                partial(_run_unit, run, cell, original, start, waits_side),
             )
         )
         # raises when the stored diff is missing or altered
@@ -259,7 +283,11 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
                 "campaign",
                 campaign_id,
                 key(code, [stamp[run.id] for run in of_campaign]),
-                partial(_campaign_unit, of_campaign),
+                partial(
+                    _campaign_unit,
+                    [run for run in of_campaign if not run.outline["waits_pass"]],
+                    [run for run in of_campaign if run.outline["waits_pass"]],
+                ),
             )
         )
     return found
@@ -270,8 +298,9 @@ def _run_unit(
     cell: list[PlannedRun],
     original: PlannedRun | None,
     start: list[PlannedRun],
+    waits_side: list[PlannedRun],
 ) -> dict[str, bytes]:
-    documents = {other.id: read_document(other) for other in cell + start}
+    documents = {other.id: read_document(other) for other in cell + start + waits_side}
     doc, raw = documents[run.id]
     reproduced = read_document(original)[0] if original else None
     files = files_of_run(
@@ -280,18 +309,21 @@ def _run_unit(
         reproduced,
         [documents[other.id][0] for other in start],
         read_profile(run, doc),
+        [documents[other.id][0] for other in waits_side],
     )
     return {site.run_static(run.id, site.RUN_DOCUMENT): raw, **files}
 
 
-def _campaign_unit(runs: list[PlannedRun]) -> dict[str, bytes]:
-    documents = [read_document(run)[0] for run in runs]
+def _campaign_unit(measured: list[PlannedRun], waits_passes: list[PlannedRun]) -> dict[str, bytes]:
+    """measured: the campaign's runs but its waits passes, which only the run index lists."""
+    documents = [read_document(run)[0] for run in measured]
+    waits_runs = [read_document(run)[0] for run in waits_passes]
     profiles = {
         run.id: profile
-        for run, doc in zip(runs, documents, strict=True)
+        for run, doc in zip(measured, documents, strict=True)
         if (profile := read_profile(run, doc)) is not None
     }
-    return {**files_of_campaign(documents, profiles), **campaign_pieces(documents)}
+    return {**files_of_campaign(documents, profiles), **campaign_pieces(documents, waits_runs)}
 
 
 def derive_all(found: list[Derivation]) -> dict[str, bytes]:

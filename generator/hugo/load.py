@@ -29,6 +29,7 @@ from generator.hugo.errors import InvalidData
 from generator.hugo.parallel import in_order
 from generator.hugo.provenance_files import snapshot_diff
 from generator.hugo.term_pages import term_problems
+from generator.pages.pfs_waits import is_waits_pass
 from generator.pages.run_terms import run_terms
 
 
@@ -43,6 +44,7 @@ class RunOutline(TypedDict):
     reproduces: str | None  # the id of the run it reproduces, if any
     start: str  # analysis.server_starts.start_key, as JSON: the runs of its server start
     profile: str | None  # its profile file, relative to its data dir (contract.load_profile)
+    waits_pass: bool  # a waits pass (pages/pfs_waits.py): never one of its cell's passes
 
 
 class PlannedRun(NamedTuple):
@@ -76,6 +78,7 @@ def outline_of(run: contract.RunDocument) -> RunOutline:
         "reproduces": run["reproduces"]["run_id"] if "reproduces" in run else None,
         "start": json.dumps(start_key(run)),
         "profile": run.get("profile", {}).get("file"),
+        "waits_pass": is_waits_pass(run),
     }
 
 
