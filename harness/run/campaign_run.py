@@ -137,12 +137,25 @@ class CampaignRun:
         ]
 
     def total_steps(self) -> int:
-        return sum(
+        measured = sum(
             workload.step_count
             for pass_index in self.passes
             for _, _, label in self.variant_labels()
             for workload in self.pending(label, pass_index)
         )
+        return measured + sum(w.step_count for w in self.waits_pending())
+
+    def waits_pending(self) -> list[Workload]:
+        """The waits pass's runs left ([profile] waits_pass), on the servers the harness starts."""
+        if not self.campaign.profile.waits_pass:
+            return []
+        return [
+            workload
+            for server, _, label in self.variant_labels()
+            if server.kind == "sandbox"
+            for workload in self.campaign.workloads
+            if (label, workload.label) not in self.waits_done
+        ]
 
     def run_id(self, label: str, workload: str, pass_index: int) -> str:
         """<campaign id>.<variant>.<workload>[.p<pass>]; a re-run after a partial one gets .r2,
