@@ -81,8 +81,8 @@ def test_the_campaign_links_the_binlog_variants_differential_pages(built):
     assert rows, "no share change listed"
     # The expensive variant's own work leads the table: the binary log's group commit, absent
     # from the base (no binary log), present in the variant.
-    top = {function: cells for function, cells in rows[:5]}
-    grown = [f for f, cells in top.items() if f.startswith("MYSQL_BIN_LOG::")]
+    top = dict(rows[:5])
+    grown = [function for function in top if function.startswith("MYSQL_BIN_LOG::")]
     assert grown, f"the binary log's functions do not lead the changes: {list(top)}"
     base_share = re.findall(r"<td>([^<]*)</td>", top[grown[0]])[0]
     assert float(base_share) == 0.0
