@@ -63,6 +63,8 @@ def test_only_the_waits_run_has_performance_schema_on(campaign_runs):
     assert options["performance_schema"] == "ON"
     assert options["performance_schema_instrument"] == "wait/%=ON"
     assert waits_run["server"]["variables"]["performance_schema"] == "ON"
+    assert "performance_schema_instrument = 'wait/%=ON'" in waits_run["server"]["my_cnf"]
+    assert "performance_schema" not in measured["server"]["my_cnf"]
     assert "performance_schema" not in measured["server"]["my_cnf_options"]
     assert measured["server"]["variables"]["performance_schema"] == "OFF"
     assert "purpose" not in measured
