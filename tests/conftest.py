@@ -20,6 +20,16 @@ def ctrl_c_reaches_the_code_under_test():
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_cache_home(tmp_path_factory: pytest.TempPathFactory):
+    """The harness caches what it measures of a host (the storage's fio figures) under
+    $XDG_CACHE_HOME: the tests' campaigns share one cache of their own, measured once per
+    session, and never read or write the user's."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache-home")))
+        yield
+
+
 @pytest.fixture(scope="session")
 def committed_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The generator's cache of the committed data/, derived once per session: every build of
