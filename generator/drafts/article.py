@@ -20,6 +20,7 @@ from generator.drafts.quoting import markdown_code, markdown_text, yaml_string
 from generator.hugo.site_contract import ibench_figure
 from generator.pages.campaign import summarize_campaign
 from generator.pages.ibench import run_report
+from generator.pages.pfs_waits import is_waits_pass
 from generator.pages.run_label import PRODUCT_NAMES
 from generator.pages.suite import EFFICIENCY, THROUGHPUT
 from generator.text_templates import text_templates
@@ -299,7 +300,10 @@ def write_draft(
 ) -> Path:
     """Write posts/<slug>/index.md (slug: the campaign's name unless given); never over an
     article that exists."""
-    of_campaign = [run for run in runs if run["campaign"]["id"] == campaign_id]
+    # A waits pass ran with performance_schema timing its waits: never one of a cell's passes.
+    of_campaign = [
+        run for run in runs if run["campaign"]["id"] == campaign_id and not is_waits_pass(run)
+    ]
     if not of_campaign:
         raise DraftError(f"no run of campaign {campaign_id!r} in the results")
     slug = slug or of_campaign[0]["campaign"]["name"]

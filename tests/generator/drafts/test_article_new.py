@@ -4,11 +4,13 @@ environment fails on a value the code did not pass instead of writing an empty s
 
 from __future__ import annotations
 
+import copy
+
 import jinja2
 import pytest
 from click.testing import CliRunner
 
-from generator.drafts.article import PLACEHOLDER
+from generator.drafts.article import PLACEHOLDER, write_draft
 from generator.text_templates import text_templates
 from harness.cli import main
 from tests.helpers.paths import REPO
@@ -40,6 +42,17 @@ def test_writes_the_draft_and_never_over_an_article(tmp_path, data):
     other = CliRunner().invoke(main, [*args, "--slug", "aa-again"])
     assert other.exit_code == 0, other.output
     assert (content / "posts" / "aa-again" / "index.md").read_text() == text
+
+
+def test_a_waits_pass_is_no_pass_of_the_draft(tmp_path, committed_runs):
+    """A campaign's performance_schema waits run (a copy of one of its runs, marked as such)
+    changes nothing in the draft: its throughput is not a measurement."""
+    of_campaign = [run.doc for run in committed_runs if run.doc["campaign"]["id"] == CAMPAIGN]
+    waits = {**copy.deepcopy(of_campaign[0]), "purpose": "waits", "id": "aa-waits"}
+    waits["steps"] = [{**step, "tps": step["tps"] / 2} for step in waits["steps"]]
+    alone = write_draft(of_campaign, CAMPAIGN, tmp_path / "a", None, "2026-11-28")
+    beside = write_draft([*of_campaign, waits], CAMPAIGN, tmp_path / "b", None, "2026-11-28")
+    assert alone.read_text() == beside.read_text()
 
 
 def test_unknown_campaign_is_one_line(tmp_path, data):
