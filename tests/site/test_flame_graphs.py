@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import re
 import shutil
-from html import unescape
 from xml.etree import ElementTree
 
 import pytest
 
+from tests.helpers.page_text import page_words
 from tests.helpers.profiled_runs import (
     BASE,
     BINLOG_FSYNC_FRAME,
@@ -40,10 +40,6 @@ def _page(public, *parts: str) -> str:
     return public.joinpath(*parts, "index.html").read_text()
 
 
-def _text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
-
-
 def test_a_run_page_embeds_each_steps_flame_graph_with_a_fallback(public):
     html = _page(public, "runs", PROFILED)
     objects = re.findall(
@@ -58,14 +54,14 @@ def test_a_run_page_embeds_each_steps_flame_graph_with_a_fallback(public):
     svg = public / objects[2][0].lstrip("/")
     root = ElementTree.parse(svg).getroot()
     assert f"{PROFILED} · 4 threads" in ["".join(t.itertext()) for t in root.iter()]
-    section = _text(html.split('id="profiles"', 1)[1].split("<h2", 1)[0])
+    section = page_words(html.split('id="profiles"', 1)[1].split("<h2", 1)[0])
     assert "internal functions show as [mariadbd]" in section
     assert "The flame graph cannot be shown here: open it" in section
     assert "row_search_mvcc 42.0 42.0" in section
 
 
 def test_a_skipped_profile_says_why_and_an_older_run_shows_nothing(public):
-    skipped = _text(_page(public, "runs", SKIPPED))
+    skipped = page_words(_page(public, "runs", SKIPPED))
     assert "No profile of the server: perf is not installed on this host." in skipped
     assert "Where the server's time went" not in _page(public, "runs", OLDER)
 
@@ -83,7 +79,7 @@ def test_the_campaign_links_each_cells_differential_page(public):
     ElementTree.parse(public / svg.lstrip("/"))
     rows = re.findall(r"<tr><td><code>([^<]+)</code></td>", page)
     assert rows[0] == BINLOG_FSYNC_FRAME
-    assert "sync-1's 2,400 samples against binlog-off's 1,600" in _text(page)
+    assert "sync-1's 2,400 samples against binlog-off's 1,600" in page_words(page)
 
 
 def test_the_differential_pages_stay_out_of_the_campaign_lists(public):
@@ -92,7 +88,7 @@ def test_the_differential_pages_stay_out_of_the_campaign_lists(public):
 
 
 def test_the_guide_explains_flame_graphs(public):
-    text = _text(_page(public, "guide", "flame-graphs"))
+    text = page_words(_page(public, "guide", "flame-graphs"))
     assert "Red grew, blue shrank." in text and "[mariadbd]" in text
 
 

@@ -4,15 +4,14 @@ run and campaign pages and the drift banner name two hosts (generator/analysis/h
 from __future__ import annotations
 
 import copy
-import html
 import json
-import re
 from pathlib import Path
 
 import pytest
 
 from generator.analysis.hosts import host_of
 from tests.helpers.browse_split import reassembled_browse
+from tests.helpers.page_text import page_words
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article
 
@@ -20,10 +19,6 @@ pytestmark = pytest.mark.site
 
 CAMPAIGN = "binlog-sync-policies-20261123-133014"
 OTHER_CPU = "Intel(R) Xeon(R) Processor"
-
-
-def _text(path: Path) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", path.read_text())).split())
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +52,7 @@ def test_browse_offers_two_hosts_for_one_hostname(two_host_site):
     by_id = {record["id"]: record["host"] for record in index["runs"]}
     assert by_id == {run["id"]: host_of(run)["fingerprint"] for run in runs}
 
-    listing = _text(public / "hosts" / "index.html")
+    listing = page_words(public / "hosts" / "index.html")
     for name in hosts.values():
         assert f"{name} (3)" in listing  # three passes of one variant per host
 
@@ -65,9 +60,9 @@ def test_browse_offers_two_hosts_for_one_hostname(two_host_site):
 def test_run_and_campaign_pages_name_each_host(two_host_site):
     public, runs = two_host_site
     for run in runs:
-        page = _text(public / "runs" / run["id"] / "index.html")
+        page = page_words(public / "runs" / run["id"] / "index.html")
         assert f"Host {host_of(run)['name']} (host identity derived" in page
-    campaign = _text(public / "campaigns" / CAMPAIGN / "index.html")
+    campaign = page_words(public / "campaigns" / CAMPAIGN / "index.html")
     names = sorted({host_of(run)["name"] for run in runs})
     assert any(f"on {a} (host identity derived" in campaign for a in names)
     assert all(name in campaign for name in names)
@@ -75,7 +70,7 @@ def test_run_and_campaign_pages_name_each_host(two_host_site):
 
 def test_the_drift_banner_says_the_runs_come_from_two_machines(two_host_site):
     public, runs = two_host_site
-    campaign = _text(public / "campaigns" / CAMPAIGN / "index.html")
+    campaign = page_words(public / "campaigns" / CAMPAIGN / "index.html")
     assert "The compared runs come from 2 different machines" in campaign
     for run in runs[:1] + runs[-1:]:
         assert f"{host_of(run)['name']} (3 runs)" in campaign

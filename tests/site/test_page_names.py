@@ -5,8 +5,6 @@ Hugo runs."""
 
 from __future__ import annotations
 
-import html
-import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import generator
 from generator.hugo.load import load_runs
 from generator.pages.run_terms import run_terms
 from tests.helpers.page_name_runs import edited_runs, on_host
+from tests.helpers.page_text import page_words
 from tests.helpers.site_build import build_with_article
 
 pytestmark = pytest.mark.site
@@ -54,10 +53,6 @@ def near_names_site(tmp_path_factory) -> tuple[Path, list[contract.RunDocument]]
     return build_with_article(root, "No figures.", [root / "data"]), runs
 
 
-def _text(path: Path) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", path.read_text())).split())
-
-
 @pytest.mark.parametrize("taxonomy", ["hosts", "versions", "workloads", "engines"])
 def test_every_term_has_its_page_at_the_predicted_path(near_names_site, taxonomy):
     public, runs = near_names_site
@@ -67,7 +62,7 @@ def test_every_term_has_its_page_at_the_predicted_path(near_names_site, taxonomy
     published = {path.parent.name for path in (public / taxonomy).glob("*/index.html")}
     assert published == set(predicted)
     for segment, term in predicted.items():
-        assert term in _text(public / taxonomy / segment / "index.html")
+        assert term in page_words(public / taxonomy / segment / "index.html")
 
 
 def test_near_host_names_are_six_pages(near_names_site):

@@ -4,11 +4,9 @@ what the pages say of the plain settings their harness recorded as redacted."""
 
 from __future__ import annotations
 
-import re
-from html import unescape
-
 import pytest
 
+from tests.helpers.page_text import page_words
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article
 
@@ -43,29 +41,26 @@ def public(tmp_path_factory):
     return build_with_article(tmp_path_factory.mktemp("provenance"), ARTICLE, [FIXTURE_RUNS])
 
 
-def _text(path) -> str:
-    """The page's text, each tag a space, whitespace collapsed."""
-    return " ".join(unescape(re.sub(r"<[^>]*>", " ", path.read_text())).split())
-
-
 def test_differing_origins_are_stated_on_the_campaign_page_and_in_the_shortcode(public):
-    assert STATEMENT in _text(public / "campaigns" / CALLAGHAN / "index.html")
-    assert STATEMENT in _text(public / "posts" / "probe" / "index.html")
+    assert STATEMENT in page_words(public / "campaigns" / CALLAGHAN / "index.html")
+    assert STATEMENT in page_words(public / "posts" / "probe" / "index.html")
 
 
 def test_an_article_states_differing_origins_once_before_the_campaign_s_first_table(public):
-    text = _text(public / "posts" / "probe" / "index.html")
+    text = page_words(public / "posts" / "probe" / "index.html")
     assert text.count("The compared builds differ in origin") == 1
     assert text.index(STATEMENT) < text.index("Relative QPS")
 
 
 def test_one_origin_gets_no_statement(public):
-    assert "builds differ in origin" not in _text(public / "campaigns" / BINLOG / "index.html")
+    assert "builds differ in origin" not in page_words(
+        public / "campaigns" / BINLOG / "index.html"
+    )
 
 
 def test_an_older_run_says_its_commit_may_not_be_the_code_that_ran(public):
     (page,) = (public / "runs").glob(f"{CALLAGHAN}.mariadb-11-4.base.point-query-r100/index.html")
-    text = _text(page)
+    text = page_words(page)
     assert (
         "its commit was read when the document was written, after the run, and may not be the"
         " code that ran" in text
@@ -78,7 +73,7 @@ def test_an_older_run_says_its_commit_may_not_be_the_code_that_ran(public):
 
 def test_plain_settings_an_earlier_harness_redacted_say_so(public):
     (page,) = (public / "runs").glob(f"{CALLAGHAN}.mariadb-11-4.base.point-query-r100/index.html")
-    text = _text(page)
+    text = page_words(page)
     note = "(a plain setting, not a secret: redacted by an earlier harness)"
     for name in ("secure_auth", "disconnect_on_expired_password"):
         assert f"{name} <redacted> {note}" in text

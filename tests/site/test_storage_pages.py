@@ -5,9 +5,7 @@ not characterised (generator/pages/storage.py)."""
 
 from __future__ import annotations
 
-import html
 import json
-import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ import contract
 from generator.analysis.hosts import host_of
 from generator.pages.storage import NOT_CHARACTERISED, storage_sentence
 from tests.generator.pages.test_storage import LYING, STORAGE
+from tests.helpers.page_text import page_words
 from tests.helpers.paths import FIXTURE_RUNS
 from tests.helpers.site_build import build_with_article
 
@@ -23,10 +22,6 @@ pytestmark = pytest.mark.site
 
 MEASURED = "binlog-sync-policies-20261123-133014"
 UNMEASURED = "callaghan-10-11-vs-11-4-20261122-045700"
-
-
-def _text(path: Path) -> str:
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", path.read_text())).split())
 
 
 @pytest.fixture(scope="module")
@@ -57,7 +52,7 @@ def _host_page(public: Path, run: dict) -> Path:
 def test_the_host_page_tables_each_measurement_newest_first(storage_site):
     public, runs = storage_site
     measured = next(run for run in runs if run["campaign"]["id"] == MEASURED)
-    page = _text(_host_page(public, measured))
+    page = page_words(_host_page(public, measured))
     assert "Storage The datadir's storage as fio measured it" in page
     assert "measured device fdatasync p50 µs p99 µs 16 KiB reads QD1 IOPS QD32 IOPS" in page
     newest = "2026-11-29T08:00:00Z /dev/vda 0.35 0.51 15,267 40,963 829 write back no 3.33"
@@ -69,7 +64,7 @@ def test_the_host_page_tables_each_measurement_newest_first(storage_site):
 def test_a_host_without_figures_says_it_was_not_characterised(storage_site):
     public, runs = storage_site
     unmeasured = next(run for run in runs if run["campaign"]["id"] == UNMEASURED)
-    page = _text(_host_page(public, unmeasured))
+    page = page_words(_host_page(public, unmeasured))
     assert "Storage Not characterised: none of this host's runs recorded fio figures" in page
     assert "fdatasync p50 µs" not in page
 
@@ -77,7 +72,7 @@ def test_a_host_without_figures_says_it_was_not_characterised(storage_site):
 def test_every_run_disclosure_gives_its_storage_line(storage_site):
     public, runs = storage_site
     for run in runs:
-        page = _text(public / "runs" / run["id"] / "index.html")
+        page = page_words(public / "runs" / run["id"] / "index.html")
         storage = run["host"].get("storage")
         expected = storage_sentence(storage) if storage else NOT_CHARACTERISED
         assert f"Storage: {expected}." in page, run["id"]
@@ -85,8 +80,8 @@ def test_every_run_disclosure_gives_its_storage_line(storage_site):
 
 def test_every_campaign_disclosure_gives_its_hosts_storage(storage_site):
     public, _ = storage_site
-    measured = _text(public / "campaigns" / MEASURED / "index.html")
+    measured = page_words(public / "campaigns" / MEASURED / "index.html")
     assert f"Storage: {storage_sentence(LYING)}." in measured  # the latest measurement
     assert "flushes NOT honoured" in measured
-    unmeasured = _text(public / "campaigns" / UNMEASURED / "index.html")
+    unmeasured = page_words(public / "campaigns" / UNMEASURED / "index.html")
     assert f"Storage: {NOT_CHARACTERISED}." in unmeasured

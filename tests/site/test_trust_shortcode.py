@@ -4,7 +4,6 @@ campaign the article's shortcodes embed, and says for each what the generator de
 
 from __future__ import annotations
 
-import html
 import re
 
 import pytest
@@ -12,15 +11,12 @@ import pytest
 from generator.analysis.trust import run_trust
 from generator.pages.campaign import runs_by_campaign
 from generator.pages.trust_summary import trust_summary
+from tests.helpers.page_text import page_words
 from tests.published.test_articles import ARTICLES, _shortcodes
 
 pytestmark = pytest.mark.site
 
 WITH_TRUST = [article for article in ARTICLES if "{{< trust" in article.read_text()]
-
-
-def _text(fragment: str) -> str:
-    return html.unescape(" ".join(re.sub(r"<[^>]+>", " ", fragment).split()))
 
 
 def test_the_articles_show_the_trust_shortcode():
@@ -33,7 +29,7 @@ def test_trust_says_what_the_generator_decided(article, built_site, committed_ru
     page = (public / "posts" / article.parent.name / "index.html").read_text()
     block = re.search(r'<div class="trust-summary">(.*?)</div>', page, re.DOTALL)
     assert block, "the trust shortcode rendered"
-    sections = [_text(part) for part in block.group(1).split("<h4>")[1:]]
+    sections = [page_words(part) for part in block.group(1).split("<h4>")[1:]]
     named = []
     for _, params in _shortcodes(article.read_text()):
         if "campaign" in params and params["campaign"] not in named:

@@ -6,21 +6,18 @@ test_article_drafts.py, on that campaign's draft.)"""
 from __future__ import annotations
 
 import re
-from html import unescape
+
+from tests.helpers.page_text import page_words
 
 CAMPAIGN = "dimitri-10-11-vs-11-4-20261123-135924"
 RUN = f"{CAMPAIGN}.mariadb-11-4.base.update-nokey.p1"
-
-
-def _text(html: str) -> str:
-    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
 
 
 def test_the_campaign_page_explains_the_flag_by_update_nokey_only(built_site):
     _, public = built_site
     html = (public / "campaigns" / CAMPAIGN / "index.html").read_text()
     assert re.findall(r'id="write-debt-([a-z-]+)"', html) == ["update-nokey"]
-    note = _text(html.split('id="write-debt-update-nokey"', 1)[1].split("</div>", 1)[0])
+    note = page_words(html.split('id="write-debt-update-nokey"', 1)[1].split("</div>", 1)[0])
     assert "starts from checkpoint ages 67 % of the redo log's capacity apart" in note
     assert "mariadb-11-4.base, pass 1 : 181 MB of 256 MB" in note
     assert "mariadb-10-11.base, pass 1 : 9 MB of 256 MB" in note
@@ -33,7 +30,7 @@ def test_the_run_page_shows_write_debt_flags_with_their_figures(built_site):
     html = (public / "runs" / RUN / "index.html").read_text()
     rows = re.findall(r'<td class="(?:steady|unstable)" data-flags="([a-z ]*)"', html)
     assert rows[:2] == ["inherited", "transient"]
-    text = _text(html)
+    text = page_words(html)
     assert (
         "⚠ inherited debt drift" in text
         and "write debt 180 → 10 MB (settled ≤ 13, async 181), ceiling at 0 s of 9" in text
@@ -42,5 +39,5 @@ def test_the_run_page_shows_write_debt_flags_with_their_figures(built_site):
     read_only = (
         public / "runs" / RUN.replace("update-nokey", "point-selects") / "index.html"
     ).read_text()
-    assert "write debt " not in _text(read_only).split("Kept TPS:", 1)[0]
+    assert "write debt " not in page_words(read_only).split("Kept TPS:", 1)[0]
     assert re.findall(r'data-flags="([a-z ]*)"', read_only).count("inherited") == 0
