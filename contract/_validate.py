@@ -198,7 +198,9 @@ def run_files(data_dir: Path) -> tuple[list[Path], list[Problem]]:
 
 
 def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
-    """Validate every runs/*.json of a results directory."""
+    """Validate every runs/*.json of a results directory, and the profile file each names."""
+    from contract._profiles import load_profile  # it builds on this module
+
     paths, strays = run_files(data_dir)
     runs: list[RunDocument] = []
     problems: list[Problem] = []
@@ -206,5 +208,6 @@ def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
         doc, found = load_run(path)
         problems += found
         if doc is not None:
+            problems += load_profile(data_dir, doc)[1]
             runs.append(doc)
     return runs, problems + strays

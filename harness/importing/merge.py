@@ -3,9 +3,10 @@ CI artifact) merged into a results directory.
 
 Every *.json in a runs/ folder under the directories (or, without one, every *.json under
 them) is a run document and must validate; each comes with the
-files it refers to: a measured run's stored provenance diff (harness.snapshot.diff.path,
-relative to the results directory holding its runs/), checked against its hash, so a merge
-never leaves a run whose diff is missing. Landing (landing.py) refuses an id that is already
+files it refers to, relative to the results directory holding its runs/: a measured run's
+stored provenance diff (harness.snapshot.diff.path) and its server profile (profile.file), each
+checked against its hash (the profile against its schema and its run too), so a merge never
+leaves a run whose diff or profile is missing. Landing (landing.py) refuses an id that is already
 there with other content and writes nothing unless everything passed.
 """
 
@@ -38,6 +39,8 @@ def gather(directories: list[Path]) -> tuple[list[Arrival], dict[str, bytes]]:
             arrivals.append(Arrival(dict(document), str(path), raw, checked=True))
             if (diff := document["harness"].get("snapshot", {}).get("diff")) is not None:
                 referred[diff["path"]] = _stored_diff(path, diff["path"], diff["sha256"])
+            if "file" in (profile := document.get("profile", {})):
+                referred[profile["file"]] = _profile_file(path, document)
     return arrivals, referred
 
 
@@ -53,9 +56,21 @@ def run_documents(directory: Path) -> list[Path]:
     return sorted(p for p in found if not p.name.startswith("."))
 
 
+def _results_dir(run_file: Path) -> Path:
+    return run_file.parent.parent if run_file.parent.name == "runs" else run_file.parent
+
+
+def _profile_file(run_file: Path, document: contract.RunDocument) -> bytes:
+    """The run's profile file, checked as the site checks it (contract.load_profile)."""
+    results = _results_dir(run_file)
+    _, problems = contract.load_profile(results, document)
+    if problems:
+        raise ImportRefused(f"{run_file}: its profile: {problems[0]}")
+    return (results / document["profile"]["file"]).read_bytes()
+
+
 def _stored_diff(run_file: Path, relative: str, sha256: str) -> bytes:
-    results = run_file.parent.parent if run_file.parent.name == "runs" else run_file.parent
-    stored = results / relative
+    stored = _results_dir(run_file) / relative
     try:
         data = stored.read_bytes()
     except OSError as exc:

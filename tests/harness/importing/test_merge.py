@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import contract
 from harness.cli import main
 from tests.harness.importing.test_sysbench_logs import tree
 from tests.helpers import paths
+from tests.helpers.profiled_runs import profiled
 from tests.helpers.small_tmpfs import small_tmpfs
 
 MEASURED = "binlog-sync-policies-20261123-133014.binlog-off.oltp-rw.p1"
@@ -168,3 +170,38 @@ def test_a_results_directory_s_other_json_is_not_taken_for_runs(tmp_path, two_ma
         shutil.copy(run_file, bare)
     code, output = merge(tmp_path / "data", checkout_data, bare)
     assert code == 0 and "2 run(s) written" in output
+
+
+def profiled_machine(root: Path) -> tuple[Path, Path]:
+    """A results directory whose run has a server profile: (the directory, the profile file)."""
+    machine(root, "epyc-box", "20261124-120000")
+    (run_file,) = (root / "runs").iterdir()
+    run = profiled(json.loads(run_file.read_text()), root)
+    run_file.write_text(json.dumps(run, indent=1) + "\n")
+    return root, root / run["profile"]["file"]
+
+
+def test_a_run_brings_its_profile_file(tmp_path):
+    source, profile = profiled_machine(tmp_path / "epyc")
+    data = tmp_path / "data"
+    code, output = merge(data, source)
+    assert code == 0, output
+    assert (data / "profiles" / profile.name).read_bytes() == profile.read_bytes()
+    assert contract.validate_dir(data)[1] == []
+
+
+@pytest.mark.parametrize(
+    ("damage", "why"),
+    [
+        (lambda profile: profile.unlink(), "cannot read the run's profile"),
+        (lambda profile: profile.write_text("{}\n"), "SHA-256 differs"),
+    ],
+)
+def test_a_run_whose_profile_is_missing_or_another_is_refused(tmp_path, damage, why):
+    source, profile = profiled_machine(tmp_path / "epyc")
+    damage(profile)
+    data = tmp_path / "data"
+    code, output = merge(data, source)
+    assert code == 2 and why in output and str(profile) in output
+    assert not data.exists()
+    assert any(why in problem.message for problem in contract.validate_dir(source)[1])
