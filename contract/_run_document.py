@@ -399,6 +399,7 @@ class Profiler(TypedDict):
     event: str
     frequency_hz: int
     call_graph: Literal["fp", "dwarf", "lbr", "none"]
+    scope: NotRequired[Literal["cpu-wide", "process"]]
 
 
 class ProfileSymbols(TypedDict):

@@ -16,6 +16,7 @@ import pytest
 import contract
 from generator.analysis.profiles import shares
 from harness.campaign.load import Workload
+from harness.measure import profile
 from harness.measure.around_step import MeasuredStep, measured_step
 from harness.measure.profile import PERF_DATA, Folded, RunProfiles
 from harness.servers.sandbox import Binaries, Sandbox
@@ -92,6 +93,21 @@ def test_a_step_records_its_profile_and_the_facts_of_perf_and_the_binary(by_flus
     assert profiles.symbols["dynamic_symbols"] > 1000
     every_stack = profiles.folded[str(THREADS)].stacks
     assert any("dispatch_command" in stack for stack in every_stack)
+    # root: perf samples every CPU and keeps the server's samples, not sysbench's
+    assert profiles.profiler["scope"] == "cpu-wide"
+    assert {stack[0] for stack in every_stack} == {"mariadbd"}
+
+
+def test_where_only_its_own_processes_may_be_profiled_perf_follows_the_server(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setattr(profile, "cpu_wide_allowed", lambda: False)
+    with loaded_server(tmp_path / "server", 0) as box:
+        profiles, notes = profiles_for(box)
+        step = updates_step(box, profiles, THREADS)
+    assert profiles.profiler["scope"] == "process" and notes == []
+    assert step.fields["profile"]["samples"] > 0
+    assert {stack[0] for stack in profiles.folded[str(THREADS)].stacks} == {"mariadbd"}
 
 
 def test_fdatasync_at_every_commit_shows_in_the_profile_and_not_without_it(by_flush):
