@@ -30,6 +30,7 @@ from contract._profiles import (
     step_key,
     write_profile,
 )
+from contract._results_dir import validate_dir
 from contract._run_document import (
     Background,
     Build,
@@ -84,7 +85,6 @@ from contract._validate import (
     run_files,
     schema_problems,
     unreadable,
-    validate_dir,
     validate_document,
 )
 from contract._write import RunExistsError, write_new_file, write_run

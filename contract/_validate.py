@@ -195,19 +195,3 @@ def run_files(data_dir: Path) -> tuple[list[Path], list[Problem]]:
         if not stray.name.startswith(".")
     ]
     return sorted(runs_dir.glob("*.json")), problems
-
-
-def validate_dir(data_dir: Path) -> tuple[list[RunDocument], list[Problem]]:
-    """Validate every runs/*.json of a results directory, and the profile file each names."""
-    from contract._profiles import load_profile  # it builds on this module
-
-    paths, strays = run_files(data_dir)
-    runs: list[RunDocument] = []
-    problems: list[Problem] = []
-    for path in paths:
-        doc, found = load_run(path)
-        problems += found
-        if doc is not None:
-            problems += load_profile(data_dir, doc)[1]
-            runs.append(doc)
-    return runs, problems + strays
