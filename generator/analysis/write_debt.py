@@ -30,7 +30,11 @@ Why 5 %: a checkpoint age that is flat saw-tooths by a few MB, far under 5 % of 
 production-sized log, while the update-heavy sysbench tests climb 7 to 27 % of a 256 MB log in
 10 s. On the committed 120 s Update-NoKey steps from a settled start, the age climbs from 2 MB
 to the async flush point (about 182 MB) in about 100 s at 1 thread (transient), and within
-20 s at 16 threads, where it then holds between 80 and 130 MB (equilibrium).
+20 s at 16 threads, where it then holds between 80 and 130 MB (equilibrium). On a 64 MB log
+the same steps reach the async point (about 45 MB) within 40 s and then run in checkpoint
+cycles: a flush drops the age to a few MB and it climbs back, every 40 to 60 s at 1 thread.
+Those cycles are the log's equilibrium, so a series that fell well below its ceiling after
+reaching it is not "still growing" when the window ends in the next climb.
 
 Campaign rule. A write workload (one whose first steps wrote redo) is flagged when the first
 steps of its runs (every variant and pass) start from checkpoint ages more than
@@ -94,12 +98,16 @@ def ceiling_second(window: list[float], scale: float | None) -> int | None:
     """The first second of the window at which the series is within CLIMB_SHARE of scale of
     its highest value (0 for a series that never climbs that much); None when it still rises
     from there to the end (a climb, not a ceiling), or, the scale unknown, when the second
-    half of the window rises."""
+    half of the window rises. A series that falls more than CLIMB_SHARE of scale below the
+    ceiling after reaching it and climbs back runs in checkpoint cycles: a small redo log's
+    equilibrium, whose rising end is the next cycle, not a climb."""
     if scale is None:
         return None if _rising(window[len(window) // 2 :]) else 0
     ceiling = max(window) - CLIMB_SHARE * scale
     reached = next(second for second, value in enumerate(window) if value >= ceiling)
-    return None if _rising(window[reached:]) else reached
+    after = window[reached:]
+    cycles = min(after) < ceiling - CLIMB_SHARE * scale
+    return None if _rising(after) and not cycles else reached
 
 
 def _start_age_kb(step: Step) -> float:

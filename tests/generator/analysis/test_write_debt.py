@@ -85,6 +85,21 @@ def test_a_debt_still_climbing_at_the_end_is_transient():
     assert kinds(document) == ["transient"]
 
 
+def test_checkpoint_cycles_of_a_small_log_are_its_equilibrium():
+    # 64 MB log: the age climbs to the async point, a flush drops it, and it climbs again; the
+    # window ends in the next climb, as the 1-thread OLTP_RW steps of a 64 MB log do on the VM
+    ages = [2, 20, 40, 46, 8, 7, 7, 7, 7, 7, 8, 12, 18, 24, 30, 36, 40, 44, 46, 47]
+    document = run(ages, log_file_size=str(64 * 1024 * 1024))
+    debt = verdict(document)
+    assert debt is not None and debt["reasons"] == [] and debt["ceiling_s"] == 2
+    assert kinds(document) == []
+    # the same climb without the flush before it is still growing
+    climbing = run(
+        [2, 20, 40, 46, *[46.5] * 8, 47, 48, 49, 50, 51, 52], log_file_size=str(64 * 1024 * 1024)
+    )
+    assert kinds(climbing) == ["transient"]
+
+
 def test_a_ceiling_reached_in_the_second_half_of_the_window_is_transient():
     document = run([5] * 12 + [60] * 8)  # the debt jumps to its ceiling 11 s into 19
     debt = verdict(document)
