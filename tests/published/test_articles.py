@@ -149,7 +149,10 @@ def _measurement_faults(run: dict) -> list[str]:
         faults.append(f"uncommitted changes {snapshot['changed_files'][:3]}")
     if not run["host"].get("label"):
         faults.append("no host label")
-    settled = run.get("settle", {}).get("rule") == "checkpoint"
+    # settled before the run's first step (older runs) or before each of its steps
+    settled = run.get("settle", {}).get("rule") == "checkpoint" or all(
+        step.get("settle", {}).get("rule") == "checkpoint" for step in run["steps"]
+    )
     if not is_ibench(run) and writes(run) and not settled:
         faults.append('write debt not settled (settle = "checkpoint")')
     return faults
