@@ -73,7 +73,8 @@ def test_adapter_sections_hold_no_markdown_pages():
 
 def test_a_broken_run_file_stops_the_build(tmp_path, committed_runs):
     data = tmp_path / "data"
-    shutil.copytree(REPO / "data" / "runs", data / "runs")
+    for folder in ("runs", "profiles"):  # a profiled run's file beside it
+        shutil.copytree(REPO / "data" / folder, data / folder)
     broken_path = data / "runs" / committed_runs[0].path.name
     broken = json.loads(broken_path.read_text())
     broken["server"]["version"] = 11
