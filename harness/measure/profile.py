@@ -227,8 +227,11 @@ class Recording:
         control_read, control = os.pipe()
         acks, ack_write = os.pipe()
         scope = ["-a"] if self.cpu_wide else ["-p", str(self.pid)]
+        # --no-bpf-event: perf would otherwise read every loaded BPF program, which tripled
+        # the time perf record takes to start and stop on a Debian 12 VM (1.2 s against 0.4 s);
+        # a sample that lands in a BPF program (a socket filter, say) stays unnamed
         argv = ["perf", "record", "-F", str(self.frequency_hz), "-e", EVENT, "-g", *scope,
-                "-o", str(self.output), "--delay", "-1",
+                "-o", str(self.output), "--no-bpf-event", "--delay", "-1",
                 "--control", f"fd:{control_read},{ack_write}"]  # fmt: skip
         try:
             self.process = subprocess.Popen(

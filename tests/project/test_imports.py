@@ -1,5 +1,9 @@
 """Every module of the project's packages imports on its own, and none imports itself back.
 
+Each module is imported in a process of its own that holds no project module, forked from one
+that has imported the outside modules the project names (tests/helpers/import_alone.py), so
+that numpy, scipy and plotly are imported once rather than once per module.
+
 A module that only imports when another one was imported first, or two modules that import
 each other, work until someone changes the order of imports somewhere else. The cycle check
 reads the source with `ast` rather than importing it, so that it sees every import: at the top
@@ -9,15 +13,15 @@ level, inside functions, and under `if TYPE_CHECKING:` alike.
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from tests.helpers.paths import REPO
 
 PACKAGES = ("harness", "generator", "contract")
-IMPORT_TIMEOUT_S = 120
+IMPORT_TIMEOUT_S = 600  # every module, two at a time on a 2-vCPU machine
 
 
 def module_files() -> dict[str, Path]:
@@ -121,28 +125,66 @@ def cycle_within(graph: dict[str, set[str]], group: set[str]) -> list[str]:
     raise AssertionError(f"{sorted(group)} is not strongly connected")
 
 
-def import_alone(module: str) -> str | None:
-    """None when `module` imports in a fresh interpreter, else what the interpreter said."""
+def outside_names(path: Path) -> set[str]:
+    """The modules from outside the project that a source file imports, absolute imports only:
+    `from a.b import c` names a.b, and a.b.c in case c is a module."""
+    names = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in names if name.split(".")[0] not in PACKAGES}
+
+
+def imports_alone(modules: list[str], outside: set[str]) -> dict[str, str | None]:
+    """{module: None when it imports with no other project module imported before it, else
+    what its import raised}."""
     result = subprocess.run(
-        [sys.executable, "-c", f"import {module}"],
+        [sys.executable, "-m", "tests.helpers.import_alone", ",".join(sorted(outside)),
+         *modules],
         cwd=REPO,
         capture_output=True,
         text=True,
         timeout=IMPORT_TIMEOUT_S,
         check=False,
-    )
-    return None if result.returncode == 0 else result.stderr.strip().splitlines()[-1]
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
 
 
 def test_every_module_imports_on_its_own() -> None:
-    modules = sorted(module_files())
-    with ThreadPoolExecutor() as pool:
-        errors = dict(zip(modules, pool.map(import_alone, modules), strict=True))
+    files = module_files()
+    outside = set().union(*(outside_names(path) for path in files.values()))
+    errors = imports_alone(sorted(files), outside)
 
     failing = {module: error for module, error in errors.items() if error}
     assert not failing, "modules that do not import on their own:\n" + "\n".join(
         f"  {module}: {error}" for module, error in failing.items()
     )
+
+
+def test_a_module_that_needs_another_imported_first_is_named(tmp_path: Path) -> None:
+    # Canary: b uses a name that only exists once a was imported, so it fails on its own.
+    package = tmp_path / "orderpkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "a.py").write_text("import orderpkg\norderpkg.shared = 1\n", encoding="utf-8")
+    (package / "b.py").write_text("import orderpkg\nvalue = orderpkg.shared\n", encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "tests.helpers.import_alone", "json", "orderpkg.a", "orderpkg.b"],
+        cwd=REPO,
+        env={"PYTHONPATH": f"{tmp_path}:{REPO}", "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=IMPORT_TIMEOUT_S,
+        check=True,
+    )
+    assert json.loads(result.stdout) == {
+        "orderpkg.a": None,
+        "orderpkg.b": "AttributeError: module 'orderpkg' has no attribute 'shared'",
+    }
 
 
 def test_no_import_cycle() -> None:
