@@ -138,13 +138,16 @@ def outside_names(path: Path) -> set[str]:
     return {name for name in names if name.split(".")[0] not in PACKAGES}
 
 
-def imports_alone(modules: list[str], outside: set[str]) -> dict[str, str | None]:
+def imports_alone(
+    modules: list[str], outside: set[str], env: dict[str, str] | None = None
+) -> dict[str, str | None]:
     """{module: None when it imports with no other project module imported before it, else
     what its import raised}."""
     result = subprocess.run(
         [sys.executable, "-m", "tests.helpers.import_alone", ",".join(sorted(outside)),
          *modules],
         cwd=REPO,
+        env=env,
         capture_output=True,
         text=True,
         timeout=IMPORT_TIMEOUT_S,
@@ -172,16 +175,8 @@ def test_a_module_that_needs_another_imported_first_is_named(tmp_path: Path) -> 
     (package / "__init__.py").write_text("", encoding="utf-8")
     (package / "a.py").write_text("import orderpkg\norderpkg.shared = 1\n", encoding="utf-8")
     (package / "b.py").write_text("import orderpkg\nvalue = orderpkg.shared\n", encoding="utf-8")
-    result = subprocess.run(
-        [sys.executable, "-m", "tests.helpers.import_alone", "json", "orderpkg.a", "orderpkg.b"],
-        cwd=REPO,
-        env={"PYTHONPATH": f"{tmp_path}:{REPO}", "PATH": ""},
-        capture_output=True,
-        text=True,
-        timeout=IMPORT_TIMEOUT_S,
-        check=True,
-    )
-    assert json.loads(result.stdout) == {
+    env = {"PYTHONPATH": f"{tmp_path}:{REPO}", "PATH": ""}
+    assert imports_alone(["orderpkg.a", "orderpkg.b"], {"json"}, env) == {
         "orderpkg.a": None,
         "orderpkg.b": "AttributeError: module 'orderpkg' has no attribute 'shared'",
     }
