@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-pyproject
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
-	git procps python3 python3-venv linux-perf fio
+	git procps python3 python3-venv linux-perf fio maven patchelf
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 
@@ -56,8 +56,8 @@ screenshot: system-packages venv
 	env $(HUGO_UNSET) $(BIN)/python tools/screenshot.py $(if $(ARTICLE),--article "$(ARTICLE)")
 
 # A second server version for side-by-side campaigns and tests.
-servers:
-	tools/fetch-mariadb.sh 11.4.5
+servers: system-packages venv
+	$(BIN)/mybench server fetch mariadb-11.4.5
 
 # The inferno flame-graph tools (tools/ensure-inferno.sh): the harness folds profiles with them
 # and the generator draws them.

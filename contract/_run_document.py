@@ -174,6 +174,7 @@ class Build(TypedDict):
     package_version: NotRequired[str]
     distribution: NotRequired[str]
     basedir: NotRequired[str]
+    release: NotRequired[str]
     reported: NotRequired[dict[str, str]]
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from contract import Build, RunDocument
 
-TARBALL_MARK = "/.servers/"  # tools/fetch-mariadb.sh puts MariaDB's generic binaries there
+TARBALL_MARK = "/.servers/"  # `mybench server fetch` puts MariaDB's generic binaries there
 
 
 def _derived_build(run: RunDocument) -> Build:

@@ -27,7 +27,7 @@ from generator.replay.commands import (
 from generator.text_templates import text_templates
 
 _TEMPLATES = text_templates(Path(__file__).parent / "templates")
-# A basedir inside a checkout (fetched by `make servers`) is found under the reader's REPO.
+# A basedir inside a checkout (fetched by `mybench server fetch`) is found under the reader's REPO.
 _IN_CHECKOUT = re.compile(r".*/(\.servers/.+)")
 
 

@@ -15,6 +15,8 @@ from contract import PageNameError, page_segment
 from harness.campaign.suites import DEFAULTS, SuiteTest, preset_tests
 from harness.errors import UserError
 from harness.measure.profile import DEFAULT_FREQUENCY_HZ
+from harness.servers.fetch import SERVERS_DIR, installed
+from harness.servers.fetch.catalog import release
 from harness.servers.mycnf import OptionValue, option_key
 from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, IbenchSpec
 from harness.workloads.tpcc.options import TpccOptions, is_tpcc
@@ -154,6 +156,21 @@ def _usable_cpus(path: Path, where: str, cpus: list[int]) -> tuple[int, ...]:
             f"{path}: [{where}]: CPU {missing[0]} is not available here {sorted(allowed)}"
         )
     return tuple(sorted(cpus))
+
+
+def _basedir(path: Path, label: str, spec: dict) -> Path:
+    """A sandbox's basedir: a fetched release's, or the one given (relative to the campaign
+    file's folder, like base_file), or Debian's packages under /usr."""
+    if "release" not in spec:
+        return (path.parent / spec.get("basedir", "/usr")).resolve()
+    release(spec["release"])  # a name the catalog knows
+    fetched = installed(SERVERS_DIR / spec["release"])
+    if fetched is None:
+        raise UserError(
+            f"{path}: servers.{label}.release: {spec['release']} is not in {SERVERS_DIR}"
+            f" (mybench server fetch {spec['release']})"
+        )
+    return fetched.basedir
 
 
 def _variant(path: Path, label: str, spec: dict) -> Variant:
@@ -338,11 +355,10 @@ def load_campaign(path: Path) -> Campaign:
         title=raw["title"],
         description=raw.get("description", "").strip(),
         servers=[
-            # A relative basedir is read from the campaign file's folder, like base_file.
             Server(
                 label,
                 spec["kind"],
-                (path.parent / spec.get("basedir", "/usr")).resolve(),
+                _basedir(path, label, spec),
                 _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
                 (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
                 **_existing_fields(path, spec),

@@ -1,6 +1,6 @@
 """Find a server build on this machine of the product and version a run measured: the --basedir
-given, the run's own basedir when it exists here, Debian's packages under /usr, and the
-tarballs `make servers` unpacks under .servers/. The same version is taken first; a build of the
+given, the run's own basedir when it exists here, Debian's packages under /usr, and the releases
+`mybench server fetch` installs under .servers/. The same version is taken first; a build of the
 same release series (10.11.x) is taken with a note, since a distribution rarely ships the exact
 patch release another machine had."""
 
@@ -10,16 +10,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from harness import PROJECT_ROOT
 from harness.errors import UserError
+from harness.servers.fetch import SERVERS_DIR, installed
+from harness.servers.fetch.catalog import releases
 from harness.servers.products.basedir import find_binaries
 from harness.servers.products.identity import DISPLAY_NAMES, Product, probe
 
-SERVERS_DIR = PROJECT_ROOT / ".servers"
 DEBIAN_BASEDIR = Path("/usr")
-FETCH_SCRIPT = PROJECT_ROOT / "tools" / "fetch-mariadb.sh"
-# tools/fetch-mariadb.sh fetches only the versions it holds a checksum for: `[11.4.5]=<sha1>`.
-_FETCHABLE = re.compile(r"^\s*\[(?P<version>[0-9]+(?:\.[0-9]+)+)\]=[0-9a-f]{40}\s*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -32,8 +29,9 @@ class Build:
 def _candidates(given: Path | None, recorded: str) -> list[Path]:
     if given is not None:
         return [given.resolve()]
-    tarballs = sorted(SERVERS_DIR.iterdir()) if SERVERS_DIR.is_dir() else []
-    found = [Path(recorded), DEBIAN_BASEDIR, *tarballs]
+    folders = sorted(SERVERS_DIR.iterdir()) if SERVERS_DIR.is_dir() else []
+    fetched = [found.basedir if (found := installed(folder)) else folder for folder in folders]
+    found = [Path(recorded), DEBIAN_BASEDIR, *fetched]
     return list(dict.fromkeys(path for path in found if path.is_dir()))
 
 
@@ -50,12 +48,17 @@ def _version(text: str) -> tuple[int, ...]:
 
 
 def how_to_get(product: str, version: str) -> str:
-    """What a reader runs to get the build: `make servers` when its script fetches that
-    version, else the product's own download, then --basedir."""
+    """What a reader runs to get the build: `mybench server fetch` when it knows a release of
+    that version, else the product's own download, then --basedir."""
     name = DISPLAY_NAMES.get(product, product)
-    script = FETCH_SCRIPT.read_text() if FETCH_SCRIPT.is_file() else ""
-    if product == "mariadb" and version in _FETCHABLE.findall(script):
-        return f"run `make servers` (it fetches {name} {version} into .servers/)"
+    fetchable = [
+        known.name
+        for known in releases().values()
+        if (known.product, known.version) == (product, version)
+    ]
+    if fetchable:
+        commands = " or ".join(f"`mybench server fetch {release}`" for release in fetchable)
+        return f"run {commands} (it installs {name} {version} under .servers/)"
     debian = " or Debian's package mariadb-server" if product == "mariadb" else ""
     return (
         f"install the {name} {version} binary tarball{debian} and give its folder with --basedir"

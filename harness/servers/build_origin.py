@@ -5,7 +5,8 @@ MariaDB's generic binaries differ in TLS library, compiler flags and allocator. 
 records where its binary came from:
 
 - package: a distribution package owns the binary (`dpkg -S`), with its version (`dpkg-query`);
-- tarball: MariaDB's generic binaries in the project's .servers/ (tools/fetch-mariadb.sh);
+- package: also a Debian suite's packages `mybench server fetch` unpacked under .servers/;
+- tarball: MariaDB's generic binaries in the project's .servers/ (`mybench server fetch`);
 - basedir: any other basedir the campaign names;
 - existing: a server the harness did not start, whose binary it does not know;
 
@@ -18,9 +19,8 @@ import platform
 import subprocess
 from pathlib import Path
 
-from harness import PROJECT_ROOT
+from harness.servers.fetch import SERVERS_DIR, of_basedir
 
-SERVERS_DIR = PROJECT_ROOT / ".servers"  # where tools/fetch-mariadb.sh puts generic binaries
 REPORTED = (
     "version_comment",
     "version_compile_machine",
@@ -71,11 +71,29 @@ def sandbox_build(binary: Path, basedir: Path, variables: dict[str, str]) -> dic
         build = {"origin": "package", "package": package[0], "package_version": package[1]}
         if (distribution := _distribution()) is not None:
             build["distribution"] = distribution
+    elif (fetched := of_basedir(basedir)) is not None:
+        build = _fetched_build(fetched.manifest, basedir)
     elif basedir.resolve().is_relative_to(SERVERS_DIR.resolve()):
         build = {"origin": "tarball", "basedir": str(basedir)}
     else:
         build = {"origin": "basedir", "basedir": str(basedir)}
     return {**build, "reported": reported(variables)}
+
+
+def _fetched_build(manifest: dict, basedir: Path) -> dict[str, object]:
+    """A release `mybench server fetch` installed: a Debian suite's packages unpacked into a
+    root of their own, or generic binaries from Maven Central."""
+    build: dict[str, object] = {"release": manifest["release"], "basedir": str(basedir)}
+    if "server_package" in manifest:
+        package = manifest["server_package"]
+        return {
+            "origin": "package",
+            "package": package["package"],
+            "package_version": package["version"],
+            "distribution": f"Debian {manifest['suite']} (unpacked under .servers/)",
+            **build,
+        }
+    return {"origin": "tarball", **build}
 
 
 def existing_build(variables: dict[str, str]) -> dict[str, object]:

@@ -29,6 +29,7 @@ from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.servers import confined_options, mycnf, pinning
 from harness.servers.build_origin import sandbox_build
+from harness.servers.fetch import of_basedir as fetched_release
 from harness.servers.pristine import copy_datadir
 from harness.servers.products.basedir import find_binaries, init_argv
 from harness.servers.products.identity import Product, probe
@@ -62,6 +63,8 @@ class Binaries:
     install_db: Path | None  # MariaDB's installer; MySQL initialises with mysqld itself
     basedir: Path
     product: Product
+    # Options a release fetched into .servers/ needs to use its own files, not the host's.
+    own_folders: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def find(cls, basedir: Path) -> Binaries:
@@ -70,7 +73,9 @@ class Binaries:
         server, install_db = find_binaries(basedir)
         product = probe(server)
         init_argv(product, server, install_db, Path("my.cnf"))  # refuses what can't
-        return cls(server, install_db, basedir, product)
+        fetched = fetched_release(basedir)
+        own_folders = fetched.server_options if fetched is not None else {}
+        return cls(server, install_db, basedir, product, own_folders)
 
     def init_argv(self, defaults_file: Path) -> list[str]:
         return init_argv(self.product, self.server, self.install_db, defaults_file)
@@ -152,6 +157,7 @@ class Sandbox(ServerBase):
             "pid_file": str(self.workdir / "mysqld.pid"),
             "log_error": str(self.error_log),
             "tmpdir": str(self.workdir / "tmp"),
+            **self.binaries.own_folders,
         }
         if self.account is not None:
             placement["user"] = self.account.name  # already so; the installer chowns to it
@@ -412,9 +418,9 @@ def preflight(binaries: Binaries, tuned_mycnf: str, label: str, confined: bool =
     rejects unknown options and bad values with its own messages, in milliseconds."""
     with tempfile.TemporaryDirectory(prefix="mybench-preflight-") as scratch:
         defaults = Path(scratch) / "my.cnf"
-        placement: dict[str, mycnf.OptionValue] = {}
+        placement: dict[str, mycnf.OptionValue] = {**binaries.own_folders}
         if os.geteuid() == 0:
-            placement = {"datadir": scratch, "user": "root"}
+            placement.update(datadir=scratch, user="root")
         if confined:  # --help loads the libraries plugin_load names: no abbreviation
             placement.update(confined_options.exact_names(binaries.product.family))
         defaults.write_text(mycnf.with_placement(tuned_mycnf, placement))

@@ -71,7 +71,7 @@ def test_a_server_version_not_on_this_machine_says_how_to_get_it(tmp_path):
 
 
 def test_make_servers_is_named_for_the_version_it_fetches():
-    assert "`make servers`" in how_to_get("mariadb", "11.4.5")
+    assert "`mybench server fetch mariadb-11.4.5`" in how_to_get("mariadb", "11.4.5")
     assert "MySQL 8.0.39 binary tarball" in how_to_get("mysql", "8.0.39")
 
 
