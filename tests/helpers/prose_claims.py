@@ -31,14 +31,14 @@ _COUNT = rf"(?:\d+|{_NUMBER_WORDS})"
 _UNIT = r"(?!\s*(?:s|ms|seconds?|minutes?|hours?|[KMG]i?B|%|times)\b)"
 _COUNTED = r"(?:steps?|runs?|pass(?:es)?|cells?|levels?|starts?|workloads?|tests?)"
 QUANTIFIER = re.compile(
-    r"\b(?:none|no|every|each(?!\s+other)|all|neither|nothing|never|only|(?<!at\s)most|many"
+    r"\b(?:none|no|every|each(?!\s+other)|all|neither|nothing|never|(?<!-)only|(?<!at\s)most(?:ly)?|many"
     r"|several|half|quarter|third|majority|not\s+(?:one|a|a\s+single)|but\s+one"
     rf"|(?<!-){_COUNT}{_UNIT}\s+(?:of|(?:\w+\s+)?{_COUNTED}))\b",
     re.IGNORECASE,
 )
 TOPIC = re.compile(
     r"\b(?:flag(?:s|ged)?|steady|steadiness|steady-state|unsteady|stable|unstable|stability"
-    r"|debt|settl\w*|transient|inherit\w*|fresh\w*|dirty\s+pages"
+    r"|debt|settl\w*|transient|inherit\w*|fresh\w*|dirty\s+pages|(?:un)?judged"
     r"|(?:new|empty|own|clean|separate)\s+(?:copy|datadir|data\s+dir)"
     r"|restart\w*|server\s+starts?|start\w*\s+(?:its|the|a)\s+(?:own\s+)?server"
     r"|client-bound|steal)\b",
