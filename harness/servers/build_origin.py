@@ -5,7 +5,7 @@ MariaDB's generic binaries differ in TLS library, compiler flags and allocator. 
 records where its binary came from:
 
 - package: a distribution package owns the binary (`dpkg -S`), with its version (`dpkg-query`);
-- package: also a Debian suite's packages `mybench server fetch` unpacked under .servers/;
+- package: also a Debian suite's packages `mybench server fetch` unpacked into a root of their own;
 - tarball: MariaDB's generic binaries in the project's .servers/ (`mybench server fetch`);
 - basedir: any other basedir the campaign names;
 - existing: a server the harness did not start, whose binary it does not know;
@@ -90,7 +90,7 @@ def _fetched_build(manifest: dict, basedir: Path) -> dict[str, object]:
             "origin": "package",
             "package": package["package"],
             "package_version": package["version"],
-            "distribution": f"Debian {manifest['suite']} (unpacked under .servers/)",
+            "distribution": f"Debian {manifest['suite']} (unpacked by mybench server fetch)",
             **build,
         }
     return {"origin": "tarball", **build}

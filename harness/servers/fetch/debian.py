@@ -28,6 +28,7 @@ from pathlib import Path
 
 from harness.errors import UserError
 from harness.servers.fetch.catalog import Debian, Release
+from harness.servers.fetch.folders import message_folders
 
 KEYRING = Path("/usr/share/keyrings/debian-archive-keyring.gpg")
 SOURCES = (Path("/etc/apt/sources.list"), Path("/etc/apt/sources.list.d"))
@@ -250,15 +251,3 @@ def _own_folders(root: Path) -> dict[str, str]:
         plugins = root / "usr" / "lib" / "mysql" / "plugin"
         plugins.mkdir(parents=True, exist_ok=True)
     return {**options, "plugin_dir": str(plugins)}
-
-
-def message_folders(root: Path) -> dict[str, str]:
-    """lc_messages_dir and character_sets_dir of the build unpacked under root: a build looks
-    for them where it was configured to live (/usr, /usr/local/mysql), not where it is."""
-    messages = next(root.glob("**/english/errmsg.sys"), None)
-    if messages is None:
-        raise UserError(f"{root}: no english/errmsg.sys in the build")
-    return {
-        "lc_messages_dir": str(messages.parents[1]),
-        "character_sets_dir": str(messages.parents[1] / "charsets"),
-    }

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from harness.errors import UserError
 from harness.servers.fetch.catalog import Maven, Release
-from harness.servers.fetch.debian import message_folders
+from harness.servers.fetch.folders import message_folders
 
 GET = "org.apache.maven.plugins:maven-dependency-plugin:3.8.1:get"
 EVALUATE = "org.apache.maven.plugins:maven-help-plugin:3.5.1:evaluate"
