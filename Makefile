@@ -10,7 +10,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-pyproject
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
-	git procps python3 python3-venv linux-perf fio maven patchelf
+	git procps python3 python3-venv linux-perf fio maven patchelf valgrind
 # A result file must never depend on who ran the build or which shell variables were set.
 HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 

@@ -178,6 +178,12 @@ class Build(TypedDict):
     reported: NotRequired[dict[str, str]]
 
 
+class MappedOption(TypedDict):
+    option: Required[str]
+    value: Required[str]
+    reason: Required[str]
+
+
 class Server(TypedDict):
     product: Required[Literal["mariadb", "mysql", "percona"]]
     version: Required[str]
@@ -191,6 +197,7 @@ class Server(TypedDict):
     my_cnf: NotRequired[str]
     my_cnf_options: NotRequired[dict[str, str]]
     harness_overrides: NotRequired[dict[str, str]]
+    mapped_options: NotRequired[list[MappedOption]]
     cpu_affinity: NotRequired[list[int]]
     variables: NotRequired[dict[str, str]]
     build: NotRequired[Build]
@@ -419,6 +426,25 @@ class Profile(TypedDict, total=False):
     skipped: str
 
 
+class InstructionRepeat(TypedDict):
+    connection: Required[int]
+    background: Required[int]
+    statements: Required[int]
+
+
+class Instructions(TypedDict, total=False):
+    """callgrind's counts of the server's instructions per event (tool ... commands), or
+    skipped."""
+
+    tool: str
+    threads: Literal[1]
+    events: int
+    warmup_events: int
+    repeats: list[InstructionRepeat]
+    commands: list[ReproduceCommand]
+    skipped: str
+
+
 class OsCounters(TypedDict, total=False):
     cpu_user_pct: float
     cpu_system_pct: float
@@ -620,6 +646,7 @@ class RunDocument(TypedDict):
     origin: NotRequired[Origin]
     settle: NotRequired[Settle]
     profile: NotRequired[Profile]
+    instructions: NotRequired[Instructions]
     purpose: NotRequired[Literal["waits"]]
     status: Required[Literal["complete", "partial", "failed"]]
     status_reason: NotRequired[str]

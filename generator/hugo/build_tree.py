@@ -17,6 +17,7 @@ from generator.figures.flamegraph import differential_flame_graph, flame_graph
 from generator.figures.ibench import ibench_figures
 from generator.figures.monitor import monitor_figures
 from generator.figures.plotly_config import PLOTLY_CONFIG
+from generator.figures.series import series_figures
 from generator.figures.svg import DRAWING_SIZE
 from generator.figures.sweep import campaign_figures, run_figures
 from generator.hugo import site_contract as site
@@ -211,6 +212,9 @@ def files_of_campaign(
         for workload in overlays
         for name, figure in campaign_figures(workload).items()
     }
+    if summary["suite"] and (series := summary["suite"]["series"]):
+        for name, figure in series_figures(series).items():
+            figures[site.campaign_series_figure(summary["id"], name)] = figure
     return _with_figures(files, figures)
 
 

@@ -17,6 +17,9 @@ build_dir/
   static/figures/campaigns/<campaign>/<workload>/<fig>.json
                                             campaign overlay: _partials/campaign/figure.html
                                             (fig: CAMPAIGN_FIGURE_METRICS, one per metric table)
+  static/figures/campaigns/<campaign>/series-<metric>.json
+                                            a release series (figures/series.py):
+                                            _partials/campaign/series.html
   assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
                                             _partials/scripts.html, read by js/compare/catalogue.js
   assets/browse/filters.json                what /browse/'s filters match, every run
@@ -141,6 +144,11 @@ def run_figure(run_id: str, figure: str) -> str:
 
 def campaign_figure(campaign_id: str, workload: str, figure: str) -> str:
     return f"{FIGURES_DIR}/campaigns/{campaign_id}/{workload}/{figure}.json"
+
+
+def campaign_series_figure(campaign_id: str, figure: str) -> str:
+    """figure: series-throughput or series-instructions (figures/series.py)."""
+    return f"{FIGURES_DIR}/campaigns/{campaign_id}/{figure}.json"
 
 
 def campaign_figure_id(metric: str) -> str:

@@ -102,6 +102,12 @@ def summarize_campaign(
         "workloads": workloads,
         "config_diff": config_diff([one_run_per_variant[v] for v in configured], configured),
         "config_not_recorded": [v for v in variants if v not in configured],
+        # What the harness set for one release so the shared my.cnf means the same on each.
+        "mapped_options": [
+            {"variant": variant, **mapped}
+            for variant in configured
+            for mapped in one_run_per_variant[variant]["server"].get("mapped_options", [])
+        ],
         "suite": suite_report(runs),
         "tpcc": tpcc_report(runs),
         "ibench": ibench_report(runs),

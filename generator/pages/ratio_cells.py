@@ -177,6 +177,30 @@ def _suite_table(table: dict[str, Any]) -> dict[str, Any]:
     return {**table, "groups": groups}
 
 
+def _series(series: dict[str, Any]) -> dict[str, Any]:
+    """A release series (pages/series.py), its cells as the page file holds them."""
+    shown = dict(series)
+    for key in ("throughput", "instructions"):
+        if key not in series:
+            continue
+        rows = series[key]["rows"]
+        repeated = max(cell["repeats"] for row in rows for cell in row["to_base"]) > 1
+        shown[key] = {
+            **series[key],
+            "rows": [
+                {
+                    **row,
+                    **{
+                        side: [shown_cell(cell, row["unit"], repeated) for cell in row[side]]
+                        for side in ("to_base", "to_predecessor")
+                    },
+                }
+                for row in rows
+            ],
+        }
+    return shown
+
+
 def _ibench_workload(workload: dict[str, Any]) -> dict[str, Any]:
     """An Insert Benchmark workload of ibench.campaign_report: a unit per step (column); each
     cell shows its own repeats, the steps being too unlike for one rule per table."""
@@ -224,6 +248,7 @@ def campaign_page(summary: dict[str, Any]) -> dict[str, Any]:
                 }
                 for level in suite["levels"]
             ],
+            "series": suite["series"] and _series(suite["series"]),
         },
         "tpcc": tpcc and {**tpcc, "metrics": _metrics(tpcc["metrics"])},
         "ibench": ibench

@@ -16,6 +16,7 @@ from typing import Any, NamedTuple, cast
 from contract import RunDocument, Step
 from generator.analysis.cpu_split import cpu_split
 from generator.analysis.evidence import weakest
+from generator.analysis.instructions import Side, per_event
 from generator.analysis.ratios import (
     NO_STEP,
     most_repeats,
@@ -24,8 +25,9 @@ from generator.analysis.ratios import (
     step_tps,
     variant_order,
 )
-from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
+from generator.analysis.repeats import counted_runs, group_by_cell, spread, spread_by_threads
 from generator.analysis.trust import kept_series
+from generator.pages.series import series_report
 
 # Callaghan's report groups; the dict's order is the order of the report.
 GROUPS = {
@@ -49,7 +51,8 @@ class Metric(NamedTuple):
     label: str
     unit: str | None  # None: each test's own (QPS, or rows/s for a scan)
     higher_is_better: bool
-    value_of: Callable[[dict[str, Any]], StepValue]  # test -> its value of a step
+    # test -> its value of a step; None for a value of the run (instructions)
+    value_of: Callable[[dict[str, Any]], StepValue] | None
 
 
 def _qps(step: Step) -> float | None:
@@ -172,7 +175,7 @@ def level_tables(
         test["workload"]: {
             variant: spread_by_threads(
                 test["runs"].get(variant, []),
-                metric.value_of(test),
+                cast("Callable[[dict[str, Any]], StepValue]", metric.value_of)(test),
                 _seconds_of(metric, test),
                 flags_of,
             )
@@ -180,6 +183,16 @@ def level_tables(
         }
         for test in tests
     }
+    return _tables(tests, variants, metric, stats)
+
+
+def _tables(
+    tests: list[dict[str, Any]],
+    variants: list[str],
+    metric: Metric,
+    stats: dict[str, dict[str, dict[int, dict[str, Any]]]],
+) -> dict[int, dict[str, Any]]:
+    """level_tables' tables from the cells' stats, {workload: {variant: {threads: stats}}}."""
     levels = sorted(
         {level for by_variant in stats.values() for by_level in by_variant.values()
          for level in by_level}
@@ -220,6 +233,42 @@ def level_tables(
             "most_repeats": most_repeats(rows),
             "groups": _grouped(tests_and_rows),
         }
+    return tables
+
+
+# Instructions the server ran per operation, counted by callgrind at one thread (campaign
+# [instructions], analysis/instructions.py): the connection thread's, and the other threads'.
+INSTRUCTIONS: tuple[tuple[Side, Metric], ...] = (
+    ("connection", Metric("instructions_connection", "instr/o",
+                          "Instructions per operation, connection thread", "", False, None)),
+    ("background", Metric("instructions_background", "bg instr/o",
+                          "Instructions per operation, other server threads", "", False, None)),
+)  # fmt: skip
+
+
+def instruction_tables(tests: list[dict[str, Any]], variants: list[str]) -> list[dict[str, Any]]:
+    """The 1-thread tables of instructions per operation, one value per counted run (the median
+    of its repeats); none when no run was counted."""
+    tables = []
+    for side, metric in INSTRUCTIONS:
+        stats = {
+            test["workload"]: {
+                variant: {
+                    1: spread(
+                        [
+                            value
+                            for run in test["runs"].get(variant, [])
+                            if (value := per_event(run, side)) is not None
+                        ]
+                    )
+                }
+                for variant in variants
+            }
+            for test in tests
+        }
+        tables += [
+            table for table in _tables(tests, variants, metric, stats).values() if table["groups"]
+        ]
     return tables
 
 
@@ -268,11 +317,13 @@ def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
     tests = suite_tests(suite_runs)
     throughput = level_tables(tests, variants, THROUGHPUT)
     efficiency = [level_tables(tests, variants, metric) for metric in EFFICIENCY]
+    counted = instruction_tables(tests, variants)
     levels = [
         {
             "threads": level,
             "throughput": table,
-            "efficiency": [by_level[level] for by_level in efficiency if level in by_level],
+            "efficiency": [by_level[level] for by_level in efficiency if level in by_level]
+            + (counted if level == 1 else []),
         }
         for level, table in throughput.items()
     ]
@@ -291,6 +342,7 @@ def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
         "threads": list(throughput),
         "most_repeats": max((table["most_repeats"] for table in throughput.values()), default=0),
         "has_efficiency": any(level["efficiency"] for level in levels),
+        "has_instructions": bool(counted),
         # What "o" is in cpu/o: a sysbench event (transaction); one query in single-statement tests.
         "ops": sorted({step["per_op"]["op"] for step in counted_steps if "per_op" in step}),
         # whether a server or client cpu/o was derived from the per-second samples
@@ -299,4 +351,5 @@ def suite_report(runs: list[RunDocument]) -> dict[str, Any] | None:
         ),
         "levels": levels,
         "peak": peak_table(tests, variants) if PEAK_SUITES & set(names) else None,
+        "series": series_report(suite_runs, tests, variants, headline_of),
     }

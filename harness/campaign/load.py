@@ -85,6 +85,21 @@ class Profiling:
 
 
 @dataclass(frozen=True)
+class InstructionCounts:
+    """[instructions]: before each pass's measured runs of a variant, a separate start of its
+    server under callgrind counts the instructions of a fixed number of events per sysbench
+    workload at one thread (harness/measure/instructions.py)."""
+
+    events: int = 2000
+    warmup_events: int = 500
+    repeats: int = 2
+    workloads: tuple[str, ...] = ()  # workload labels; empty: every sysbench workload
+
+    def covers(self, label: str) -> bool:
+        return not self.workloads or label in self.workloads
+
+
+@dataclass(frozen=True)
 class Workload:
     label: str
     test: str  # a stock sysbench test or a project Lua test (harness/workloads/sysbench/project_lua.py)
@@ -118,6 +133,7 @@ class Campaign:
     reproduces: dict[str, object] | None = None  # written by mybench reproduce: run_id, source ...
     host_label: str | None = None  # [host] label: the machine's name on the site
     profile: Profiling = Profiling()
+    instructions: InstructionCounts | None = None  # None: no [instructions] section
 
 
 @cache
@@ -374,4 +390,22 @@ def load_campaign(path: Path) -> Campaign:
         reproduces=raw.get("reproduces"),
         host_label=raw.get("host", {}).get("label"),
         profile=Profiling(**raw.get("profile", {})),
+        instructions=_instruction_counts(path, raw, workloads),
     )
+
+
+def _instruction_counts(
+    path: Path, raw: dict, workloads: list[Workload]
+) -> InstructionCounts | None:
+    if "instructions" not in raw:
+        return None
+    spec = dict(raw["instructions"])
+    named = tuple(spec.pop("workloads", ()))
+    sysbench = {w.label for w in workloads if w.tpcc is None and w.ibench is None}
+    if unknown := [label for label in named if label not in sysbench]:
+        known = ", ".join(sorted(sysbench)) or "none"
+        raise UserError(
+            f"{path}: [instructions] workloads: {', '.join(unknown)} is no sysbench workload"
+            f" of this campaign (known: {known})"
+        )
+    return InstructionCounts(**spec, workloads=named)

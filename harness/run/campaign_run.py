@@ -31,6 +31,8 @@ from contract import host_variant_prefix, replay_variables
 from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.measure import counters, host, storage, waits
+from harness.measure.instructions import valgrind_binary
+from harness.run import instruction_pass
 from harness.run.cells import Cell, CellLedger
 from harness.run.document import (
     CampaignFacts,
@@ -46,6 +48,7 @@ from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, Wor
 from harness.servers import compiled_defaults, confined_options, mycnf, unprivileged
 from harness.servers.existing.server import ExistingServer
 from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
+from harness.servers.products import option_mapping
 from harness.servers.products.data_options import data_shaping_options, init_time_options
 from harness.servers.products.differing_defaults import default_differences
 from harness.servers.products.statements import binlog_reset_statement
@@ -89,11 +92,14 @@ class CampaignRun:
     # Set by check():
     sysbench: str = ""
     tool_version: str = ""
+    valgrind: str = ""  # set by check() when the campaign counts [instructions]
     harness: dict = field(default_factory=dict)  # the provenance snapshot every run carries
     recorded_harness: dict | None = None  # --resume: the snapshot the campaign started with
     binaries: dict[str, Binaries] = field(default_factory=dict)
     compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
+    # variant label -> what tuned changed for its release (products/option_mapping.py)
+    mapped: dict[str, list[dict[str, str]]] = field(default_factory=dict)
     resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
     # A fleet's shared stamp: every host's runs join one campaign, variants named per host.
     fleet_stamp: str | None = None
@@ -217,6 +223,8 @@ class CampaignRun:
         notes = []
         self.sysbench = sysbench_binary()
         self.tool_version = sysbench_version(self.sysbench)
+        if self.campaign.instructions is not None:
+            self.valgrind = valgrind_binary()
         if self.tool_version != SUPPORTED_VERSION:
             notes.append(
                 f"sysbench {self.tool_version} found; its output is parsed as"
@@ -248,9 +256,14 @@ class CampaignRun:
                 with self._existing(server, f"check-{label}") as box:
                     box.check_variant(label, variant.options)
                 continue
-            self.tuned[label] = mycnf.apply_variant(
-                campaign.base_mycnf, variant.label, variant.options
+            self.tuned[label], self.mapped[label] = option_mapping.map_options(
+                self.binaries[server.label].product,
+                mycnf.apply_variant(campaign.base_mycnf, variant.label, variant.options),
             )
+            for mapped in self.mapped[label]:
+                notes.append(
+                    f"{label}: {mapped['option']} = {mapped['value']}: {mapped['reason']}"
+                )
             if self.confined:  # before --help, which loads what plugin_load names
                 confined_options.refuse_code(self.tuned[label], f"variant {label}")
             preflight(self.binaries[server.label], self.tuned[label], label, self.confined)
@@ -458,6 +471,7 @@ class CampaignRun:
             seed=seed,
             confined=self.confined,
             run_as=unprivileged.ACCOUNT if self.campaign.reproduces is not None else None,
+            mapped_options=self.mapped.get(label, []),
         )
 
     @property
@@ -515,6 +529,7 @@ class CampaignRun:
         if pristine is None:
             return  # the load failed; its runs are written as failed
         purpose = self._purpose(label, pass_index)
+        counts = self._count_instructions(server, label, group, purpose, pristine.datadir)
         with self._sandbox(server, label, purpose, pristine.datadir) as box:
             self._enable_metrics(box)
             data = StartingData(
@@ -524,7 +539,31 @@ class CampaignRun:
                 pristine.load_commands,
                 pristine.load_check,
             )
-            self._run_workloads(box, label, group, pass_index, data, box.reproduce_commands())
+            self._run_workloads(
+                box, label, group, pass_index, data, box.reproduce_commands(), counts
+            )
+
+    def _count_instructions(
+        self, server: Server, label: str, group: list[Workload], purpose: str, seed: Path
+    ) -> dict[str, dict]:
+        """[instructions]: the group's counts, on a callgrind start of its own (the waits pass
+        counts nothing: its server is not the measured configuration)."""
+        plan = self.campaign.instructions
+        if plan is None or self.in_waits_pass:
+            return {}
+        workloads = instruction_pass.counted_workloads(plan, group)
+        if not workloads:
+            return {}
+        box = self._sandbox(server, label, f"{purpose}/instructions", seed)
+        return instruction_pass.count_group(
+            box,
+            self.valgrind,
+            self.sysbench,
+            self.campaign.client_cpus,
+            plan,
+            workloads,
+            self.progress.on_note,
+        )
 
     def _run_each_fresh(
         self, server: Server, label: str, group: list[Workload], pass_index: int
@@ -592,14 +631,18 @@ class CampaignRun:
         pass_index: int,
         data: StartingData,
         server_commands: list[dict[str, str]],
+        instructions: dict[str, dict] | None = None,
     ) -> None:
         """The group's runs on one server start; server_commands: how a reader starts it on a
-        copy of the loaded data (none when the data was loaded in place)."""
+        copy of the loaded data (none when the data was loaded in place); instructions: each
+        workload's [instructions] count, by label."""
         server_doc = self.describe_server(box)
         hosts = self.describe_hosts(box)
         for index, workload in enumerate(group):
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, *hosts)
+            if workload.label in (instructions or {}):
+                run.document["instructions"] = instructions[workload.label]
             run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)

@@ -41,9 +41,11 @@ def server_options(text: str) -> dict[str, str]:
     return options
 
 
-def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValue]) -> str:
+def apply_variant(
+    base: str, variant_label: str, overrides: dict[str, OptionValue], heading: str = ""
+) -> str:
     """Rewrite base so each override appears once: replaced in place, removed (False), or added
-    at the end of the first server section under a comment naming the variant."""
+    at the end of the first server section under a comment naming the variant (or `heading`)."""
     wanted = {option_key(name): (name, value) for name, value in overrides.items()}
     placed: set[str] = set()
     out: list[str] = []
@@ -78,7 +80,7 @@ def apply_variant(base: str, variant_label: str, overrides: dict[str, OptionValu
         while first_server_section_end > 0 and not out[first_server_section_end - 1].strip():
             first_server_section_end -= 1
         out[first_server_section_end:first_server_section_end] = [
-            f"# variant {variant_label}",
+            f"# {heading or f'variant {variant_label}'}",
             *added,
         ]
     return "\n".join(out).rstrip() + "\n"

@@ -104,6 +104,12 @@ class Sandbox(ServerBase):
     tuned_mycnf: str  # base + variant, without placement
     keep_datadir: bool = False
     cpus: tuple[int, ...] = ()  # taskset -c for the server; empty: not pinned
+    # What runs the server binary, before its own argv (valgrind for instruction counts).
+    launch_prefix: tuple[str, ...] = ()
+    server_args: tuple[str, ...] = ()  # after --defaults-file: options of this start only
+    ready_timeout_s: float = READY_TIMEOUT_S
+    # What tuned_mycnf changed for this release (harness/servers/products/option_mapping.py).
+    mapped_options: list[dict[str, str]] = field(default_factory=list)
     datadir_at: Path | None = None  # the storage under test; default: workdir/datadir
     # A stopped, loaded datadir to start from instead of initialising an empty one.
     seed: Path | None = None
@@ -234,16 +240,14 @@ class Sandbox(ServerBase):
 
     def _launch(self) -> None:
         self._process = subprocess.Popen(
-            pinning.pinned(
-                [str(self.binaries.server), f"--defaults-file={self.defaults_file}"], self.cpus
-            ),
+            pinning.pinned(self.launch_argv(), self.cpus),
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # Ctrl-C reaches the harness, which stops the server itself
             **self._as_account(),
         )
-        deadline = time.monotonic() + READY_TIMEOUT_S
+        deadline = time.monotonic() + self.ready_timeout_s
         while time.monotonic() < deadline:
             if self._process.poll() is not None:
                 self._process = None
@@ -261,8 +265,13 @@ class Sandbox(ServerBase):
                 time.sleep(0.2)
         self.stop()
         raise ServerStartError(
-            f"{self.defaults_file}: {self.server_name} not ready after {READY_TIMEOUT_S}s", []
+            f"{self.defaults_file}: {self.server_name} not ready after {self.ready_timeout_s:g}s",
+            [],
         )
+
+    def launch_argv(self) -> list[str]:
+        server = [str(self.binaries.server), f"--defaults-file={self.defaults_file}"]
+        return [*self.launch_prefix, *server, *self.server_args]
 
     def _give_to_account(self, named: list[Path]) -> None:
         """The sandbox's directories to the account the server runs as, once it is sure that
@@ -296,7 +305,7 @@ class Sandbox(ServerBase):
                 "purpose": "initialise a datadir (my.cnf is this run's file)",
                 "command": shlex.join([*self.binaries.init_argv(self.defaults_file), datadir]),
             }
-        server = [str(self.binaries.server), f"--defaults-file={self.defaults_file}", datadir]
+        server = [*self.launch_argv(), datadir]
         start = {
             "purpose": "start the server",
             "command": shlex.join(pinning.pinned(server, self.cpus)) + " &",
@@ -357,6 +366,7 @@ class Sandbox(ServerBase):
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
             "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),
+            **({"mapped_options": self.mapped_options} if self.mapped_options else {}),
         }
 
     def connect_args(self) -> dict[str, object]:

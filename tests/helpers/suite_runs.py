@@ -130,3 +130,59 @@ def callaghan_campaign(template: dict) -> list[dict]:
             numbers = {"qps": qps} | {key: pair[index] for key, pair in extra.items()}
             runs.append(suite_run(template, variant, test, group, position, {1: numbers}))
     return runs
+
+
+SERIES_CAMPAIGN = "series-probe-20260101-000000"
+RELEASES = (("r102.base", "10.2.11"), ("r105.base", "10.5.23"), ("r114.base", "11.4.5"))
+
+
+def counted(connection: float, background: float = 500.0, events: int = 1000) -> dict:
+    """A run's callgrind count (run document `instructions`) of connection and background
+    instructions per event, the same in both repeats."""
+    repeat = {
+        "connection": round(connection * events),
+        "background": round(background * events),
+        "statements": events,
+    }
+    return {
+        "tool": "valgrind-3.19.0",
+        "threads": 1,
+        "events": events,
+        "warmup_events": 100,
+        "repeats": [repeat, dict(repeat)],
+        "commands": [],
+    }
+
+
+def release_series(template: dict, passes: int = 3) -> list[dict]:
+    """Three MariaDB releases of one suite campaign, one server each, `passes` passes.
+
+    point-query QPS 1000 / 1100 / 1000: the middle release better than the oldest and than its
+    predecessor, the newest worse than its predecessor (0.91) and the same as the oldest;
+    instructions per event 40,000 / 40,000 / 46,000 (the newest 1.15: worse).
+    update-index QPS 2000 / 2000 / 1800 (0.90: worse than both); instructions 60,000 /
+    63,000 / 66,000: each step within ±5 % of its predecessor, the newest 1.10 of the oldest.
+    """
+    specs = [
+        ("point-query_range=100", "point", 19, (1000, 1100, 1000), (40_000, 40_000, 46_000)),
+        ("update-index_range=100", "write", 4, (2000, 2000, 1800), (60_000, 63_000, 66_000)),
+    ]
+    runs = []
+    for test, group, position, qps, instructions in specs:
+        for (variant, version), value, count in zip(RELEASES, qps, instructions, strict=True):
+            for index in range(1, passes + 1):
+                run = suite_run(
+                    template,
+                    variant,
+                    test,
+                    group,
+                    position,
+                    {1: {"qps": value}},
+                    campaign=SERIES_CAMPAIGN,
+                    repeat=(index, passes),
+                )
+                run["campaign"]["variant_order"] = [v for v, _ in RELEASES]
+                run["server"].update(product="mariadb", version=version)
+                run["instructions"] = counted(count)
+                runs.append(run)
+    return runs

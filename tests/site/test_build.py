@@ -20,7 +20,14 @@ from generator.pages.numbers import format_number
 from tests.helpers.paths import REPO
 from tests.helpers.repeated_runs import as_repeat, two_variants, write_runs
 from tests.helpers.site_build import build_with_article, data_of, one_run_data
-from tests.helpers.suite_runs import CAMPAIGN, callaghan_campaign, suite_run, template_run
+from tests.helpers.suite_runs import (
+    CAMPAIGN,
+    SERIES_CAMPAIGN,
+    callaghan_campaign,
+    release_series,
+    suite_run,
+    template_run,
+)
 
 pytestmark = pytest.mark.site
 
@@ -268,10 +275,13 @@ def suite_site(tmp_path_factory, committed_runs) -> tuple[Path, Path]:
         runs.append(
             suite_run(template, variant, "OLTP_RW", "write", 4, steps, "dimitri", DIMITRI_CAMPAIGN)
         )
+    runs += release_series(template)
     write_runs(runs, root / "data")
     public = build_with_article(
         root,
         f"""{{{{< suite campaign="{CAMPAIGN}" table="relative" >}}}}
+
+{{{{< suite campaign="{SERIES_CAMPAIGN}" table="series" >}}}}
 
 {{{{< suite campaign="{CAMPAIGN}" table="efficiency" >}}}}
 
@@ -365,9 +375,41 @@ def test_the_suite_shortcode_embeds_a_table_in_an_article(suite_site):
     assert f'href="/campaigns/{CAMPAIGN}/#insert-r100"' in html
 
 
+def test_a_release_series_page_shows_releases_relative_to_the_oldest_and_to_their_predecessor(
+    suite_site,
+):
+    public, _ = suite_site
+    html = (public / "campaigns" / SERIES_CAMPAIGN / "index.html").read_text()
+    assert 'id="series"' in html and "<strong>10.2.11</strong>" in html
+    tables = _Tables(html)
+    relative = tables.table("QPS (rows/s for a scan) relative to r102.base")
+    assert [text for text, _ in relative[0]] == ["test", "10.2.11", "10.5.23", "11.4.5"]
+    point = [text for text, _ in relative[1]]
+    assert point[0] == "point-query_range=100" and point[1].startswith("1.00")
+    assert point[2].startswith("1.10 ▲ (better)") and relative[1][2][1] == "better"
+    steps = tables.table("QPS (rows/s for a scan), each release ÷ its predecessor")
+    assert [text for text, _ in steps[0]] == ["test", "10.5.23 ÷ 10.2.11", "11.4.5 ÷ 10.5.23"]
+    assert steps[1][2][0].startswith("0.91 ▼ (worse)") and steps[1][2][1] == "worse"
+    counts = tables.table("Instructions per operation, connection thread (callgrind), each")
+    assert counts[1][2][1] == "worse" and counts[2][1][1] == "same"
+    for figure in ("series-throughput", "series-instructions"):
+        assert (public / "figures" / "campaigns" / SERIES_CAMPAIGN / f"{figure}.json").is_file()
+        assert f"figures/campaigns/{SERIES_CAMPAIGN}/{figure}.json" in html
+    instr = next(t["rows"] for t in tables.tables if t["caption"] == "instr/o")
+    assert [text for text, _ in instr[2]] == [
+        "point-query_range=100",
+        "40,000 (40,000\u201340,000)",  # three passes, the same count each
+        "40,000 (40,000\u201340,000)",
+        "46,000 (46,000\u201346,000)",
+    ]
+    article = (public / "posts" / "probe" / "index.html").read_text()
+    assert "each release ÷ its predecessor" in article
+
+
 @pytest.mark.parametrize(
     ("shortcode", "message"),
     [
+        (f'campaign="{CAMPAIGN}" table="series"', "is no release series"),
         (f'campaign="{CAMPAIGN}" table="bogus"', 'suite: table "bogus" unknown'),
         ('campaign="no-such-campaign" table="relative"', 'no campaign "no-such-campaign"'),
         (f'campaign="{CAMPAIGN}" table="peak"', 'table="peak" is Dimitri\'s form'),

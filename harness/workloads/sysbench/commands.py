@@ -163,14 +163,24 @@ def prepare_argv(binary: str, workload: Workload, target: Target) -> list[str]:
     return command(binary, workload, target, "prepare", {"threads": str(workload.tables)})
 
 
+def _run_table_size(workload: Workload) -> dict[str, str]:
+    if workload.suite is not None and workload.suite.run_table_size is not None:
+        # ids drawn from [1, n] while the table keeps its rows (Callaghan's update-one)
+        return {"table-size": str(workload.suite.run_table_size)}
+    return {}
+
+
 def run_argv(
     binary: str, workload: Workload, target: Target, threads: int, seconds: int
 ) -> list[str]:
     extra = {"threads": str(threads), "time": str(seconds), **RUN_ONLY}
-    if workload.suite is not None and workload.suite.run_table_size is not None:
-        # ids drawn from [1, n] while the table keeps its rows (Callaghan's update-one)
-        extra["table-size"] = str(workload.suite.run_table_size)
-    return command(binary, workload, target, "run", extra)
+    return command(binary, workload, target, "run", {**extra, **_run_table_size(workload)})
+
+
+def events_argv(binary: str, workload: Workload, target: Target, events: int) -> list[str]:
+    """Exactly `events` events (transactions) at one thread, however long they take."""
+    extra = {"threads": "1", "events": str(events), "time": "0"}
+    return command(binary, workload, target, "run", {**extra, **_run_table_size(workload)})
 
 
 def cleanup_argv(binary: str, workload: Workload, target: Target) -> list[str]:
