@@ -186,6 +186,7 @@ def _sections(summary: dict[str, Any], runs: list[RunDocument]) -> list[dict[str
     if suite := summary["suite"]:
         tables = ["relative", *(["peak"] if suite["peak"] else [])]
         tables += ["efficiency"] if suite["has_efficiency"] else []
+        tables += ["series"] if suite["series"] else []
         sections.append(
             {
                 "title": " and ".join(suite["names"]) + " suite",

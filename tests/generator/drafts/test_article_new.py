@@ -10,11 +10,12 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 
-from generator.drafts.article import PLACEHOLDER, write_draft
+from generator.drafts.article import PLACEHOLDER, render_draft, write_draft
 from generator.text_templates import text_templates
 from harness.cli import main
 from tests.helpers.paths import REPO
 from tests.helpers.site_build import data_of
+from tests.helpers.suite_runs import SERIES_CAMPAIGN, release_series, template_run
 
 CAMPAIGN = "trust-aa-binlog-20261123-111553"
 
@@ -79,3 +80,10 @@ def test_the_guide_starts_from_article_new():
     for option in ("--slug", "--data", "--content"):
         assert f"`{option}" in first_section, f"the guide documents {option}"
     assert PLACEHOLDER in first_section, "the guide names the placeholder to replace"
+
+
+def test_a_release_series_draft_embeds_the_series_view(fixture_runs):
+    runs = release_series(template_run([run for _, run in fixture_runs]))
+    text = render_draft(runs, "2026-11-28")
+    assert f'{{{{< suite campaign="{SERIES_CAMPAIGN}" table="series" >}}}}' in text
+    assert f'{{{{< suite campaign="{SERIES_CAMPAIGN}" table="efficiency" >}}}}' in text
