@@ -54,7 +54,8 @@ class Finding:
     @property
     def size(self) -> float:
         """How far the farthest of its ratios is from 1, either way."""
-        return max(abs(math.log(cell.ratio)) for cell in self.cells)
+        # A ratio that rounds to 0.00 is the largest change of all.
+        return max(abs(math.log(c.ratio)) if c.ratio > 0 else math.inf for c in self.cells)
 
     @property
     def levels(self) -> list[str]:

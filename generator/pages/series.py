@@ -115,7 +115,7 @@ def series_report(
                 unit = test["unit"]
             else:
                 stats = [_instruction_stats(test, v) for v in variants]
-                unit = ""
+                unit = "instructions"
             if (row := _row(test, unit, variants, stats, higher)) is not None:
                 rows.append(row)
         if rows:

@@ -240,9 +240,9 @@ def _tables(
 # [instructions], analysis/instructions.py): the connection thread's, and the other threads'.
 INSTRUCTIONS: tuple[tuple[Side, Metric], ...] = (
     ("connection", Metric("instructions_connection", "instr/o",
-                          "Instructions per operation, connection thread", "", False, None)),
+                          "Instructions per operation, connection thread", "instructions", False, None)),
     ("background", Metric("instructions_background", "bg instr/o",
-                          "Instructions per operation, other server threads", "", False, None)),
+                          "Instructions per operation, other server threads", "instructions", False, None)),
 )  # fmt: skip
 
 

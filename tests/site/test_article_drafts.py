@@ -203,7 +203,10 @@ def assert_tldr_names_the_coloured_cells(site: dict[str, Any], campaign_id: str)
     coloured = coloured_paths(summary)
     page = (site["public"] / "campaigns" / campaign_id / "index.html").read_text()
     assert len(COLOURED_TD.findall(page)) == len(coloured), "the page colours the summary's cells"
-    assert named_paths(tldr(site["articles"][campaign_id]), summary) == coloured
+    # A release series repeats, against the oldest release, the suite tables' verdicts; its
+    # release-to-predecessor cells are for the series view, not lines of a draft's tl;dr.
+    drafted = {path for path in coloured if not path.startswith("suite.series.")}
+    assert named_paths(tldr(site["articles"][campaign_id]), summary) == drafted
     return coloured
 
 

@@ -395,7 +395,7 @@ def test_a_release_series_page_shows_releases_relative_to_the_oldest_and_to_thei
     for figure in ("series-throughput", "series-instructions"):
         assert (public / "figures" / "campaigns" / SERIES_CAMPAIGN / f"{figure}.json").is_file()
         assert f"figures/campaigns/{SERIES_CAMPAIGN}/{figure}.json" in html
-    instr = next(t["rows"] for t in tables.tables if t["caption"] == "instr/o")
+    instr = next(t["rows"] for t in tables.tables if t["caption"] == "instr/o (instructions)")
     assert [text for text, _ in instr[2]] == [
         "point-query_range=100",
         "40,000 (40,000\u201340,000)",  # three passes, the same count each

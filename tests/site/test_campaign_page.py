@@ -178,6 +178,8 @@ def test_every_ratio_cell_shows_how_many_of_its_passes_were_flagged(built_site):
         for kind, title, mark, imported in parsed.cells:
             if kind in ("", "missing") or imported:  # "": the threads column
                 continue
+            if " instructions " in title:  # a callgrind count rests on no step to flag
+                continue
             found = re.search(r"(\d+) of (\d+) passes flagged", title)
             assert found, f"{path}: a ratio cell without its flagged passes: {title!r}"
             flagged, passes = map(int, found.groups())

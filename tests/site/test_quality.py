@@ -201,7 +201,8 @@ def test_browse_pages_without_javascript_list_every_run_once(built_site, committ
     _, public = built_site
     index = browse_index([doc for _, doc in committed_runs])
     first = (public / "browse" / "index.html").read_text()
-    count = len(re.findall(r'<a href="/browse/\d+/">', first)) + 1
+    # the pager may elide middle pages (1 2 3 … 5): the last one it links is the count
+    count = max(int(n) for n in re.findall(r'<a href="/browse/(\d+)/"', first))
     assert count == -(-len(index["runs"]) // PAGE_RUNS) > 1
     listed = []
     for path in ["browse/index.html", *(f"browse/{n}/index.html" for n in range(2, count + 1))]:
