@@ -5,9 +5,10 @@ for the connection thread or the server's other threads, and how far the repeats
 from __future__ import annotations
 
 import statistics
-from typing import Literal
+from typing import Any, Literal
 
 from contract import RunDocument
+from generator.analysis.repeats import spread
 
 Side = Literal["connection", "background"]
 
@@ -30,3 +31,8 @@ def repeat_spread(run: RunDocument, side: Side = "connection") -> float | None:
     if len(counts) < 2 or min(counts) <= 0:
         return None
     return max(counts) / min(counts) - 1
+
+
+def instruction_spread(runs: list[RunDocument], side: Side) -> dict[str, Any]:
+    """repeats.spread of the counted runs' instructions per event (one value per run)."""
+    return spread([value for run in runs if (value := per_event(run, side)) is not None])

@@ -13,9 +13,9 @@ from typing import Any
 
 from contract import RunDocument, Step
 from generator.analysis.evidence import weakest
-from generator.analysis.instructions import per_event
+from generator.analysis.instructions import instruction_spread
 from generator.analysis.ratios import NO_STEP, stat_cell, step_flags_of
-from generator.analysis.repeats import spread, spread_by_threads
+from generator.analysis.repeats import spread_by_threads
 from generator.analysis.trust import kept_series
 
 SERIES_THREADS = 1  # Callaghan's low-concurrency reports; instructions are counted at one thread
@@ -58,15 +58,6 @@ def _throughput_stats(
         step_flags_of({}),
     )
     return by_level.get(SERIES_THREADS, NO_STEP)
-
-
-def _instruction_stats(test: dict[str, Any], variant: str) -> dict[str, Any]:
-    values = [
-        value
-        for run in test["runs"].get(variant, [])
-        if (value := per_event(run, "connection")) is not None
-    ]
-    return spread(values)
 
 
 def _row(
@@ -114,7 +105,9 @@ def series_report(
                 stats = [_throughput_stats(test, v, headline(test)) for v in variants]
                 unit = test["unit"]
             else:
-                stats = [_instruction_stats(test, v) for v in variants]
+                stats = [
+                    instruction_spread(test["runs"].get(v, []), "connection") for v in variants
+                ]
                 unit = "instructions"
             if (row := _row(test, unit, variants, stats, higher)) is not None:
                 rows.append(row)

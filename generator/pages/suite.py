@@ -16,7 +16,7 @@ from typing import Any, NamedTuple, cast
 from contract import RunDocument, Step
 from generator.analysis.cpu_split import cpu_split
 from generator.analysis.evidence import weakest
-from generator.analysis.instructions import Side, per_event
+from generator.analysis.instructions import Side, instruction_spread
 from generator.analysis.ratios import (
     NO_STEP,
     most_repeats,
@@ -25,7 +25,7 @@ from generator.analysis.ratios import (
     step_tps,
     variant_order,
 )
-from generator.analysis.repeats import counted_runs, group_by_cell, spread, spread_by_threads
+from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
 from generator.analysis.trust import kept_series
 from generator.pages.series import series_report
 
@@ -253,15 +253,7 @@ def instruction_tables(tests: list[dict[str, Any]], variants: list[str]) -> list
     for side, metric in INSTRUCTIONS:
         stats = {
             test["workload"]: {
-                variant: {
-                    1: spread(
-                        [
-                            value
-                            for run in test["runs"].get(variant, [])
-                            if (value := per_event(run, side)) is not None
-                        ]
-                    )
-                }
+                variant: {1: instruction_spread(test["runs"].get(variant, []), side)}
                 for variant in variants
             }
             for test in tests

@@ -84,6 +84,18 @@ def run_cli(
     return subprocess.run(argv, capture_output=True, text=True, check=False, env=env, timeout=300)
 
 
+def measured_runs(tmp_path: Path, name: str, campaign_text: str) -> list[dict]:
+    """Write campaign_text as tmp_path/<name>.toml, run it, and return its valid run documents
+    (the run must succeed and every document validate)."""
+    path = tmp_path / f"{name}.toml"
+    path.write_text(campaign_text)
+    result = run_cli(tmp_path, path)
+    assert result.returncode == 0, result.stderr
+    runs, problems = contract.validate_dir(tmp_path / "data")
+    assert problems == []
+    return runs
+
+
 def start_cli(tmp_path: Path, campaign: Path, **popen: object) -> subprocess.Popen:
     argv = mybench_run(tmp_path, campaign)
     return subprocess.Popen(

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-import contract
 from generator.analysis.instructions import per_event, repeat_spread
 from harness.measure.instructions import CONNECTION_FUNCTION, read_part
-from tests.helpers.cli_runs import SANDBOX, run_cli
+from tests.helpers.cli_runs import SANDBOX, measured_runs
 
 pytestmark = pytest.mark.server
 
@@ -47,13 +46,7 @@ workloads = ["points"]
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict]:
-    tmp_path = tmp_path_factory.mktemp("instructions")
-    path = tmp_path / "counted.toml"
-    path.write_text(CAMPAIGN)
-    result = run_cli(tmp_path, path)
-    assert result.returncode == 0, result.stderr
-    found, problems = contract.validate_dir(tmp_path / "data")
-    assert problems == []
+    found = measured_runs(tmp_path_factory.mktemp("instructions"), "counted", CAMPAIGN)
     return {run["workload"]["name"]: run for run in found}
 
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-import contract
 from harness.run.campaign_run import WAITS_RUN_SUFFIX
-from tests.helpers.cli_runs import SANDBOX, run_cli
+from tests.helpers.cli_runs import SANDBOX, measured_runs
 
 pytestmark = pytest.mark.server
 
@@ -38,13 +37,7 @@ waits_pass = true
 @pytest.fixture(scope="module")
 def campaign_runs(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, dict]:
     """(the measured run, the waits run) of one tiny campaign with a waits pass."""
-    tmp_path = tmp_path_factory.mktemp("waits-pass")
-    path = tmp_path / "pfs.toml"
-    path.write_text(CAMPAIGN)
-    result = run_cli(tmp_path, path)
-    assert result.returncode == 0, result.stderr
-    runs, problems = contract.validate_dir(tmp_path / "data")
-    assert problems == []
+    runs = measured_runs(tmp_path_factory.mktemp("waits-pass"), "pfs", CAMPAIGN)
     (waits_run,) = [run for run in runs if run.get("purpose") == "waits"]
     (measured,) = [run for run in runs if run is not waits_run]
     return measured, waits_run
