@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.pages.browse import browse_index
-from tests.helpers.headless import CHART_TIMEOUT_MS, show_every_row
+from tests.helpers.headless import draw_charts, show_every_row
 from tests.helpers.paths import REPO
 
 pytestmark = pytest.mark.browser
@@ -31,62 +31,6 @@ HEAT_MAX_MIX = int(
 )
 MIN_FOCUS_CONTRAST = 3.0
 H1 = re.compile(r"<h1[\s>]")
-
-
-def _smallest(public: Path, pattern: str, holding: str = "") -> str:
-    """The URL path of the smallest built page matching pattern whose HTML holds the text
-    holding: the page kind at the least cost to the suite's time."""
-    pages = [page for page in public.glob(pattern) if holding in page.read_text()]
-    assert pages, f"no built page {pattern} holding {holding!r}"
-    page = min(pages, key=lambda page: (page.stat().st_size, page))
-    return "/" + page.parent.relative_to(public).as_posix() + "/"
-
-
-def _paginated(public: Path, section: str) -> str:
-    """The URL path of a list's second page (the committed runs fill more than one)."""
-    second = public / section / "page" / "2" / "index.html"
-    assert second.is_file(), f"/{section}/ fits on one page: no pager to check"
-    return f"/{section}/page/2/"
-
-
-@pytest.fixture(scope="module")
-def page_kinds(built_site, committed_runs) -> dict[str, str]:
-    """One URL path per page kind of the committed site."""
-    _, public = built_site
-    # The buffer pool campaign differs beyond the noise, so its heatmap has coloured cells.
-    campaign = next(
-        run["campaign"]["id"]
-        for _, run in committed_runs
-        if run["campaign"]["id"].startswith("buffer-pool-fit-")
-    )
-    return {
-        "home": "/",
-        "article": _smallest(public, "posts/*/index.html", "data-plotly-src"),
-        "section list": "/posts/",
-        "guide": _smallest(public, "guide/*/index.html", "table-scroll"),
-        "run": _smallest(public, "runs/*/index.html", "data-plotly-src"),
-        "campaign": f"/campaigns/{campaign}/",
-        "browse": "/browse/",
-        # The second page of the run list: its pager marks the current page between two links.
-        "paginated list": _paginated(public, "runs"),
-        "browse page": "/browse/2/",
-        "taxonomy": "/hosts/",
-        "term": _smallest(public, "hosts/*/index.html"),
-        "404": "/404.html",
-        # Last: test_every_page_kind_passes_axe goes on with its heatmap and theme toggle.
-        "compare": f"/compare/?campaign={campaign}",
-    }
-
-
-def _draw(page, kind: str) -> None:
-    """Waits until every chart of the page has drawn (each is drawn when scrolled near)."""
-    if kind == "compare":
-        page.locator("#compare-heatmap-table").wait_for(timeout=CHART_TIMEOUT_MS)
-    charts = page.locator("[data-plotly-src], #compare-throughput")
-    for index in range(charts.count()):
-        chart = charts.nth(index)
-        chart.scroll_into_view_if_needed()
-        chart.locator(".main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)
 
 
 def _axe(page, context: str = "document", rules: list[str] | None = None) -> list[dict]:
@@ -118,7 +62,7 @@ def test_every_page_kind_passes_axe(scheme, site_url, browser, page_kinds):
     found: list[str] = []
     for kind, path in page_kinds.items():
         page.goto(site_url + path)
-        _draw(page, kind)
+        draw_charts(page, kind)
         found += _report(f"{scheme} {kind} {path}", _axe(page))
     # Still on the compare page: every coloured heatmap cell at the deepest colour it can take,
     # then the same under the other theme picked with the site's toggle.
@@ -189,10 +133,11 @@ RECORD_FOCUS = """() => {
 # Tab stops of the page: what Tab may reach, counted to know how often to press it.
 TAB_STOPS = """() => [...document.querySelectorAll('a[href], button, summary, select, input, [tabindex]')]
     .filter((el) => el.tabIndex >= 0 && el.checkVisibility()).length"""
-# Every element that scrolls a table sideways at this width: each must be a Tab stop.
+# Every shown element that scrolls a table sideways at this width: each must be a Tab stop (one
+# in a closed <details> is reached once the reader opens it).
 SCROLLING_TABLES = """() => [...document.querySelectorAll('main *')]
     .filter((el) => el.querySelector('table') && ['auto', 'scroll'].includes(getComputedStyle(el).overflowX)
-                    && el.scrollWidth > el.clientWidth)
+                    && el.scrollWidth > el.clientWidth && el.checkVisibility())
     .map((el) => el.getAttribute('aria-label'))"""
 
 

@@ -75,7 +75,7 @@ def test_the_compare_link_of_a_campaign_published_in_qps_draws_its_qps(imported_
     url, browser = imported_site
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{url}/campaigns/{imported.QPS_CAMPAIGN}/")
-    page.click("p.meta a:text-is('Compare these runs')")
+    page.click("nav.toc a:text-is('Compare these runs')")
     assert _drawn_throughput(page) == [[qps] for _, qps in imported.QPS_FIGURES.values()]
     assert page.input_value("#compare-metric") == "qps"
     page.close()

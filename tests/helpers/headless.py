@@ -65,3 +65,14 @@ def show_every_row(page, expected: int) -> None:
         arg=expected,
         polling=100,
     )
+
+
+def draw_charts(page, kind: str) -> None:
+    """Waits until every chart of the page has drawn (each is drawn when scrolled near)."""
+    if kind == "compare":
+        page.locator("#compare-heatmap-table").wait_for(timeout=CHART_TIMEOUT_MS)
+    charts = page.locator("[data-plotly-src], #compare-throughput")
+    for index in range(charts.count()):
+        chart = charts.nth(index)
+        chart.scroll_into_view_if_needed()
+        chart.locator(".main-svg").first.wait_for(timeout=CHART_TIMEOUT_MS)

@@ -49,15 +49,33 @@ export function loadPlotly(src) {
   return plotlyReady;
 }
 
-function sharedLayout() {
+// Below this width (a phone's column) the chart gives the plot more room: smaller type and
+// margins, so axis titles and tick labels fit, and a box as tall as the plot plus its legend,
+// which wraps to about one entry per row there, instead of the wide drawing's aspect ratio.
+const NARROW_PX = 600;
+const NARROW_PLOT_PX = 260;
+const LEGEND_ROW_PX = 20;
+
+function legendEntries(data) {
+  return data.filter((trace) => trace.showlegend !== false && trace.name).length;
+}
+
+function fitNarrowBox(el, data) {
+  el.style.aspectRatio = 'auto';
+  el.style.height = `${NARROW_PLOT_PX + LEGEND_ROW_PX * legendEntries(data)}px`;
+}
+
+// The legend sits under everything, x title included, at the bottom of the figure
+// (yref: 'container'); Plotly grows the bottom margin to hold it, however many rows it wraps to.
+function sharedLayout(narrow) {
   const { fg, grid } = pageColours();
   const axis = { gridcolor: grid, linecolor: grid, zerolinecolor: grid, automargin: true };
   return {
-    font: { family: 'system-ui, sans-serif', size: 13, color: fg },
+    font: { family: 'system-ui, sans-serif', size: narrow ? 11 : 13, color: fg },
     paper_bgcolor: 'rgba(0,0,0,0)',
     plot_bgcolor: 'rgba(0,0,0,0)',
-    margin: { t: 20, r: 20, b: 50, l: 60 },
-    legend: { orientation: 'h', y: -0.2 },
+    margin: narrow ? { t: 10, r: 8, b: 30, l: 40 } : { t: 20, r: 20, b: 40, l: 60 },
+    legend: { orientation: 'h', yref: 'container', y: 0, yanchor: 'bottom', x: 0, xanchor: 'left' },
     hovermode: 'x unified',
     xaxis: axis,
     yaxis: axis,
@@ -69,7 +87,9 @@ function sharedLayout() {
 export async function plot(plotlySrc, el, data, layout, filename) {
   const Plotly = await loadPlotly(plotlySrc);
   const base = plotlyConfig();
-  const shared = sharedLayout();
+  const narrow = el.clientWidth < NARROW_PX;
+  if (narrow) fitNarrowBox(el, data);
+  const shared = sharedLayout(narrow);
   const merged = { ...shared, ...layout };
   merged.xaxis = { ...shared.xaxis, ...layout.xaxis };
   merged.yaxis = { ...shared.yaxis, ...layout.yaxis };

@@ -79,6 +79,7 @@ function cellOf(cell, instance) {
   return element('td', { class: 'missing', title: 'no such variable on this server' }, '—');
 }
 
+// The table inside its scroll region, as config/diff.html writes it: wide on a phone.
 function table(labels, groups) {
   const out = element('table', { class: 'configdiff' });
   const head = out.createTHead().insertRow();
@@ -98,7 +99,9 @@ function table(labels, groups) {
       tr.append(name, ...row.cells.map((cell) => cellOf(cell, group.instance)));
     }
   }
-  return out;
+  const region = element('div', { class: 'table-scroll', role: 'region', tabindex: '0', 'aria-label': 'Configuration differences' });
+  region.append(out);
+  return region;
 }
 
 export function renderDiff(diff) {
