@@ -1,7 +1,8 @@
 """A run's recorded commands in the replay variables (contract.replay_variables), one socket,
 datadir and my.cnf throughout, with the steps a reader needs between the load and the run.
 
-Runs recorded since the harness writes its commands in those variables are taken as they are.
+Runs recorded since the harness writes its commands in those variables are taken as they are,
+but for the write-debt wait of older documents, which now fails loudly (contract.settle_wait).
 Older documents hold the measuring machine's paths: the sockets of two sandboxes (the one that
 loaded the data and the one that measured on a copy), the basedir, a relative my.cnf. Those are
 turned into the variables here, and the loading server's shutdown, the datadir copy and the
@@ -23,6 +24,7 @@ from contract.replay_variables import (
     in_variables,
     reference,
 )
+from contract.settle_wait import loud_wait
 
 PLACEMENT_MARK = "# sandbox placement, set by the harness"
 # Every sandbox socket the harness ever made: a mkdtemp directory under /tmp.
@@ -66,9 +68,12 @@ def recorded_in_variables(run: RunDocument) -> bool:
 
 def replay_commands(run: RunDocument) -> list[ReplayCommand]:
     """The commands of a sandboxed run as replay.sh runs them."""
-    recorded = run["reproduce"]["commands"]
+    recorded = [
+        ReplayCommand(purpose=entry["purpose"], command=loud_wait(entry["command"]), derived=False)
+        for entry in run["reproduce"]["commands"]
+    ]
     if recorded_in_variables(run):
-        return [{**command, "derived": False} for command in recorded]
+        return recorded
     server = run["server"]
     measured_socket = placement(server["my_cnf"]).get("socket", "")
     values = {BASEDIR: server.get("basedir", ""), SOCKET: measured_socket}

@@ -29,12 +29,13 @@ from harness.errors import UserError
 from harness.servers import confined_options
 from harness.servers.mycnf import without_placement
 from harness.workloads.ibench.params import IbenchParams
-from harness.workloads.sysbench.commands import ALWAYS
+from harness.workloads.sysbench.commands import ALWAYS, PAUSE_PURPOSE
 
 NAME_PREFIX = "repro-"
 LABEL_MAX = 40  # campaign.schema.json's label length
 WARMUP_PURPOSE = "warm up"  # how a sysbench run's recorded warm-up command starts its purpose
 _TIME_OPTION = re.compile(r"--time=(?P<seconds>[0-9]{1,9})\b")
+_SLEEP = re.compile(r"sleep (?P<seconds>[0-9]{1,9}(?:\.[0-9]{1,9})?)")
 _FLOAT = re.compile(r"[0-9]{1,20}(?:\.[0-9]{1,20})?(?:e-?[0-9]{1,2})?")
 SYSBENCH_DATA_OPTIONS = ("tables", "table-size")  # [workloads.<name>] keys, not options
 
@@ -86,6 +87,9 @@ def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
     warmups = [c for c in commands if c.get("purpose", "").startswith(WARMUP_PURPOSE)]
     if warmups and (match := _TIME_OPTION.search(warmups[0].get("command", ""))):
         sweep["warmup_seconds"] = int(match["seconds"])
+    pauses = [c for c in commands if c.get("purpose", "").endswith(PAUSE_PURPOSE)]
+    if pauses and (match := _SLEEP.fullmatch(pauses[0].get("command", ""))):
+        sweep["sleep_seconds"] = float(match["seconds"])
     if "trim_seconds" in document["workload"]:
         sweep["trim_seconds"] = document["workload"]["trim_seconds"]
     per_step = [step["settle"] for step in steps if "settle" in step]
@@ -101,7 +105,8 @@ def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
         )
     notes.append(
         f"sweep read back from the run: threads {sweep['threads']},"
-        f" {sweep['step_seconds']} s steps, {sweep.get('warmup_seconds', 0)} s warm-up"
+        f" {sweep['step_seconds']} s steps, {sweep.get('warmup_seconds', 0)} s warm-up,"
+        f" {sweep.get('sleep_seconds', 0):g} s pause between thread levels"
     )
     return sweep
 

@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import pymysql
 
+from contract.settle_wait import wait_command
 from generator.analysis.write_debt import DIRTY_SETTLED_SHARE, SETTLED_SHARE
 from harness.measure.counters import status_number
 
@@ -63,15 +64,6 @@ def settled_query(age_limit_bytes: int, dirty_limit: int) -> str:
     return (
         f"SELECT {value.format(AGE_STATUS)} <= {age_limit_bytes}"
         f" AND {value.format(DIRTY_STATUS)} <= {dirty_limit}"
-    )
-
-
-def wait_command(check: str, timeout_s: int) -> str:
-    """The wait as a reader's shell runs it: the check once a second, at most timeout_s times
-    (check: the client command line of settled_query; its last output line is the value)."""
-    return (
-        f'for second in $(seq {timeout_s}); do [ "$({check} | tail -n 1)" = 1 ] && break;'
-        " sleep 1; done"
     )
 
 

@@ -62,6 +62,13 @@ class SysbenchDriver:
         for index, threads in enumerate(sweep.threads):
             if index and sweep.sleep_seconds:
                 time.sleep(sweep.sleep_seconds)
+                # recorded like a command, so that a replay keeps the pause
+                run.calls.commands.append(
+                    {
+                        "purpose": commands.PAUSE_PURPOSE,
+                        "command": f"sleep {sweep.sleep_seconds:g}",
+                    }
+                )
             run.server.check_alive()
             # after the sleep: the debt of the warm-up, the workload before this one on the
             # server start or the thread level before is not this step's to pay

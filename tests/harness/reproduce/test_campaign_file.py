@@ -95,3 +95,19 @@ def test_a_run_that_let_write_debt_settle_is_rebuilt_with_the_same_wait(tmp_path
         and note.endswith(f"the run waited {waited}")
         for note in rebuilt.notes
     )
+
+
+def test_a_recorded_pause_between_thread_levels_is_rebuilt(tmp_path):
+    run = json.loads((RUNS / COMPLETE[0]).read_text())
+    (workload,) = _rebuilt(tmp_path, run).workloads
+    assert workload.sweep.sleep_seconds == 0  # recorded before the pause was a command
+    pause = {"purpose": "pause between thread levels", "command": "sleep 2.5"}
+    run["reproduce"]["commands"].insert(-1, pause)
+    (workload,) = _rebuilt(tmp_path, run).workloads
+    assert workload.sweep.sleep_seconds == 2.5
+
+
+def _rebuilt(tmp_path, run: dict):
+    path = tmp_path / "campaign.toml"
+    path.write_text(rebuild_campaign(run, "run.json", "/usr").text)
+    return load_campaign(path)

@@ -4,6 +4,7 @@ writes leave a checkpoint age and dirty pages, then the wait."""
 from __future__ import annotations
 
 import re
+import subprocess
 from html import unescape
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def test_settle_waits_the_debt_away_and_restores_the_setting(box):
         "wait",
         "restore",
     ]
-    assert commands[1]["command"].startswith("for second in $(seq 60)")
+    assert commands[1]["command"].startswith("settled=0; for _ in $(seq 60)")
 
 
 def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeypatch):
@@ -81,12 +82,13 @@ def test_a_wait_that_times_out_is_recorded_and_the_setting_restored(box, monkeyp
 @pytest.fixture(scope="module")
 def settled_campaign(tmp_path_factory: pytest.TempPathFactory):
     """Two write workloads on one server start (they share their data), two 2 s steps each (a 1 s step may end before sysbench reports its first second),
-    with [sweep] settle; the runs in the order they ran, and the built site."""
+    a 1 s pause between them, with [sweep] settle; the runs in the order they ran, and the
+    built site."""
     tmp_path = tmp_path_factory.mktemp("settled-campaign")
     campaign = write_campaign(tmp_path, threads="[1, 2]", seconds=2)
     text = campaign.read_text().replace(
         "sleep_seconds = 0\n",
-        'sleep_seconds = 0\nsettle = "checkpoint"\nsettle_timeout_seconds = 60\n',
+        'sleep_seconds = 1\nsettle = "checkpoint"\nsettle_timeout_seconds = 60\n',
     )
     campaign.write_text(text)
     result = run_cli(tmp_path, campaign)
@@ -115,11 +117,17 @@ def test_a_campaign_with_settle_records_a_wait_before_every_step(settled_campaig
                 record["max_dirty_pages_pct"]
                 == run["server"]["variables"]["innodb_max_dirty_pages_pct"]
             )
-        # flush, wait, restore before each step's measure command, after the step before
-        purposes = [c["purpose"].split(":")[0] for c in run["reproduce"]["commands"]]
-        order = [p for p in purposes if p.startswith(("settle write debt", "measure at"))]
+        # flush, wait, restore before each step's measure command, after the step before and
+        # the pause between thread levels
+        commands = run["reproduce"]["commands"]
+        purposes = [c["purpose"].split(":")[0] for c in commands]
+        kinds = ("settle write debt", "measure at", "pause between thread levels")
+        order = [p for p in purposes if p.startswith(kinds)]
         assert order == [*["settle write debt"] * 3, "measure at 1 thread",
+                         "pause between thread levels",
                          *["settle write debt"] * 3, "measure at 2 threads"]  # fmt: skip
+        pause = commands[purposes.index("pause between thread levels")]["command"]
+        assert pause == "sleep 1"
 
 
 def test_the_second_run_of_the_start_replays_after_the_first(settled_campaign):
@@ -140,7 +148,16 @@ def test_the_second_run_of_the_start_replays_after_the_first(settled_campaign):
         "settle write debt",
         "measure at 2 threads",
     ]
-    assert "for second in $(seq 60)" in replay
+    assert "settled=0; for _ in $(seq 60)" in replay
+    assert replay.count("pause between thread levels\nsleep 1\n") == 2  # one per run
+    checked = subprocess.run(
+        ["shellcheck", "--severity=style", "-"],
+        input=replay,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
 
 
 def _text(html: str) -> str:
