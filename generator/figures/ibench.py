@@ -9,8 +9,25 @@ from typing import Any, cast
 
 from contract import RunDocument, ibench_steps
 from generator.figures.plain import Figure, figure
+from generator.figures.style import seconds_axis
 from generator.hugo.site_contract import ibench_figure, ibench_histogram_figure
 from generator.pages.ibench import RATES, ROLES, bucket_labels, histogram_rows
+
+# A panel's title naming its one line: a single trace gets no legend to name it.
+PANEL_TITLES = {"y": "{rate} per second", "y2": "max {role} response time (ms)"}
+
+
+def _panel_title(traces: list[dict[str, Any]], axis: str, shared: str) -> str:
+    """shared over several lines of a panel, its line's metric over one."""
+    roles = [trace["legendgroup"] for trace in traces if trace.get("yaxis", "y") == axis]
+    if len(roles) != 1:
+        return shared
+    return PANEL_TITLES[axis].format(role=roles[0], rate=RATES[roles[0]].removesuffix("_per_s"))
+
+
+def _share_title(bars: list[dict[str, Any]]) -> str:
+    """The histogram's y title, naming the role when it is the only one drawn."""
+    return f"% of {bars[0]['name']} statements" if len(bars) == 1 else "% of statements"
 
 
 def ibench_figures(run: RunDocument) -> dict[str, Figure]:
@@ -35,15 +52,16 @@ def ibench_figures(run: RunDocument) -> dict[str, Figure]:
                 traces.append({"type": "scatter", "name": f"max {role} ms", "x": series["t"],
                                "y": worst_ms, "mode": "lines", "yaxis": "y2",
                                "legendgroup": role, "line": {"dash": "dot"}})  # fmt: skip
+        # Ticks and title under the lower panel: both panels share this x axis.
+        x_axis = seconds_axis(f"seconds into {step['step']}", max(series["t"]))
         figures[ibench_figure(step["step"])] = figure(
             traces,
             {
-                # Ticks and title under the lower panel: both panels share this x axis.
-                "xaxis": {"title": {"text": f"seconds into {step['step']}"}, "anchor": "y2"},
-                "yaxis": {"title": {"text": "per second"}, "rangemode": "tozero",
-                          "domain": [0.4, 1]},
-                "yaxis2": {"title": {"text": "max ms"}, "rangemode": "tozero",
-                           "domain": [0, 0.3], "anchor": "x"},
+                "xaxis": {**x_axis, "anchor": "y2"},
+                "yaxis": {"title": {"text": _panel_title(traces, "y", "per second")},
+                          "rangemode": "tozero", "domain": [0.4, 1]},
+                "yaxis2": {"title": {"text": _panel_title(traces, "y2", "max ms")},
+                           "rangemode": "tozero", "domain": [0, 0.3], "anchor": "x"},
             },
         )  # fmt: skip
         labels = bucket_labels(step)
@@ -58,7 +76,7 @@ def ibench_figures(run: RunDocument) -> dict[str, Figure]:
                 {
                     "barmode": "group",
                     "xaxis": {"title": {"text": "response time"}},
-                    "yaxis": {"title": {"text": "% of statements"}, "rangemode": "tozero"},
+                    "yaxis": {"title": {"text": _share_title(bars)}, "rangemode": "tozero"},
                 },
             )
     return figures

@@ -5,12 +5,16 @@ Plotly charts, which js/chart-style.js styles by the same rules in the browser:
   Benchmark role's rate and its worst response time) take one colour and tell themselves apart
   by dash; any other trace gets a hue of its own;
 - log axes labelled with whole numbers at 1, 2, 5 * 10^n (coarser or finer so that 5 to 10 ticks
-  show), where Plotly's own labels write 200 as a bare "2".
+  show), where Plotly's own labels write 200 as a bare "2";
+- time axes (seconds) from 0 to the last second, ticked at whole "nice" seconds (seconds_axis):
+  the figure carries its ticks, so the SVG draws the ones Plotly draws.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from itertools import count
 from typing import Any
 
 # Okabe-Ito, colour-blind safe; its black is grey here, readable on either theme.
@@ -68,3 +72,35 @@ def log_ticks(low: float, high: float) -> list[float]:
 def tick_label(value: float) -> str:
     """1,000 / 200 / 1.5 / 0.05: thousands separators, no trailing zeros."""
     return f"{value:,.6f}".rstrip("0").rstrip(".")
+
+
+# Seconds between time ticks, each at most 2.5 times the last, so that the first step giving at
+# most MAX_SECOND_TICKS ticks gives at least 4 on any span of 3 s or more; hours go on 1, 2, 5.
+SECOND_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
+MAX_SECOND_TICKS = 8
+
+
+def _second_steps() -> Iterator[int]:
+    yield from SECOND_STEPS
+    for power in count():
+        for hours in (2, 5, 10):
+            yield 3600 * hours * 10**power
+
+
+def second_ticks(last_second: float) -> list[int]:
+    """Whole seconds from 0 to at most last_second, a nice step apart, 4 to MAX_SECOND_TICKS of
+    them (fewer only on a span under 3 s): a tick every second overlapped on a 60 s step."""
+    step = next(s for s in _second_steps() if last_second // s < MAX_SECOND_TICKS)
+    return list(range(0, int(last_second) + 1, step))
+
+
+def seconds_axis(title: str, last_second: float) -> dict[str, Any]:
+    """A Plotly x axis over 0..last_second with second_ticks, labelled as the SVG labels them;
+    the explicit range stops Plotly padding past the data (-2 to 63 on a 60 s step)."""
+    ticks = second_ticks(last_second)
+    return {
+        "title": {"text": title},
+        "range": [0, last_second],
+        "tickvals": ticks,
+        "ticktext": [tick_label(tick) for tick in ticks],
+    }

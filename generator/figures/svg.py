@@ -66,6 +66,8 @@ class _Axis:
                 self.ticks = [(v, tick_label(v)) for v in nice_ticks(low, high)]
             low = min(low, self.ticks[0][0]) if not self.log else low
             high = max(high, self.ticks[-1][0]) if not self.log else high
+        if spec.get("range") and not self.log:  # a time axis ends at the data, as in Plotly
+            low, high = spec["range"]
         self.low, self.high = self._scale(low), self._scale(high)
         if self.log:  # a little room so the end markers are not cut in half
             pad = (self.high - self.low) * 0.04 or 0.5

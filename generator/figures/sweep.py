@@ -4,13 +4,13 @@ I/O): each carries only data, axis titles and the thread ticks, a few hundred by
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import cycle
 from typing import Any
 
 from contract import RunDocument, sysbench_steps
 from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
 from generator.figures.plain import Figure, figure
+from generator.figures.style import seconds_axis
 from generator.hugo.site_contract import campaign_figure_id
 
 
@@ -140,19 +140,6 @@ def _given(steps: Sequence[Mapping[str, Any]], *path: str) -> tuple[list[int], l
     return threads, values
 
 
-MAX_SECOND_TICKS = 12
-
-
-def _seconds_axis(last_second: float) -> dict[str, Any]:
-    """Ticks on whole seconds, 1, 2 or 5 times a power of ten apart, at most MAX_SECOND_TICKS:
-    a tick every second drew labels over one another on a 60 s step, and on a series of
-    thousands of seconds kept the browser busy for minutes laying them out."""
-    step, factors = 1, cycle((2, 2.5, 2))  # 1, 2, 5, 10, 20, 50 ...
-    while last_second / step > MAX_SECOND_TICKS:
-        step = round(step * next(factors))
-    return {"title": {"text": "seconds into the step"}, "tick0": 0, "dtick": step}
-
-
 def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> dict[str, Figure]:
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/analysis/trust.py entries) draws flagged steps hollow on the TPS curve. A figure
@@ -175,7 +162,9 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
         if (points := _given(steps, "latency_ms", percentile))[0]
     ]
     if latency:
-        figures["latency"] = _figure(latency, _threads_axis(threads), "latency (ms)")
+        # One line has no legend to say which percentile it is.
+        named = f"{latency[0]['name']} latency (ms)" if len(latency) == 1 else "latency (ms)"
+        figures["latency"] = _figure(latency, _threads_axis(threads), named)
     series = [step for step in steps if "series" in step]
     if series:
         figures["series"] = _figure(
@@ -183,7 +172,10 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
                 _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
                 for step in series
             ],
-            _seconds_axis(max(max(step["series"]["t"], default=1) for step in series)),
+            seconds_axis(
+                "seconds into the step",
+                max(max(step["series"]["t"], default=1) for step in series),
+            ),
             "transactions per second",
         )
     return figures

@@ -85,13 +85,14 @@ def test_sampled_innodb_metrics_get_a_chart_per_recorded_kind(monitored_run):
     figures = monitor_figures(run)
     assert "monitor-innodb-metrics" not in figures
     tables = step_averages(run)
-    for family, metric, unit, mean in (
-        ("innodb-metrics-counters", COUNTER, "per second", 1.0),
-        ("innodb-metrics-values", VALUE, "value as read", 5000.0),
-    ):
+    for family, metric, unit, y_title, mean in (
+        ("innodb-metrics-counters", COUNTER, "per second", "trx_rw_commits per second", 1.0),
+        ("innodb-metrics-values", VALUE, "value as read",
+         "log_lsn_checkpoint_age (value as read)", 5000.0),
+    ):  # fmt: skip
         figure = figures[f"monitor-{family}"]
         assert [trace["name"] for trace in figure["data"]] == [metric]
-        assert figure["layout"]["yaxis"]["title"]["text"] == unit
+        assert figure["layout"]["yaxis"]["title"]["text"] == y_title  # one line, no legend
         table = tables[f"monitor-{family}"]
         assert table["metrics"] == [metric] and table["unit"] == unit
         assert "mixed" not in table["title"] and "did not record" not in table["title"]
