@@ -55,6 +55,23 @@ def built_site(tmp_path_factory: pytest.TempPathFactory, committed_cache: Path):
     return report, root / "public"
 
 
+# Where a GitHub Pages project site lives: every link must stay under its sub-path.
+SUBPATH_BASE_URL = "https://user.github.io/repo/"
+
+
+@pytest.fixture(scope="session")
+def subpath_site(tmp_path_factory: pytest.TempPathFactory, committed_cache: Path) -> Path:
+    """public/ of the committed data/ built at SUBPATH_BASE_URL, once per session (the only
+    build with feeds: a build without a host in its base URL has none)."""
+    import generator
+    from tests.helpers.site_build import seed_cache
+
+    root = tmp_path_factory.mktemp("subpath-site")
+    seed_cache(root / "build", committed_cache)
+    generator.build_site([DATA_DIR], root / "build", root / "public", base_url=SUBPATH_BASE_URL)
+    return root / "public"
+
+
 @pytest.fixture(scope="session")
 def long_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """public/ of the runs at the schema's size limits (tests/helpers/long_runs.py), built once

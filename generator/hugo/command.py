@@ -11,6 +11,7 @@ import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from generator.hugo.errors import HugoError
 from generator.hugo.swap import staged
@@ -113,12 +114,17 @@ def cause_line(output: str) -> str:
 
 def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> int:
     """Build the site beside `destination` (default site/public) and swap it in; returns Hugo's
-    page count, or raises HugoError with Hugo's cause and leaves the published site as it was."""
+    page count, or raises HugoError with Hugo's cause and leaves the published site as it was.
+    A base URL without a host (the default '/', a local preview) builds no feeds: a feed reader
+    needs absolute links, and such a build has no address to make them from."""
     published = Path(destination).resolve() if destination else SITE_DIR / "public"
     # Any warning (missing layout, bad shortcode use) must fail a publish, not pass silently.
     extra = ["--panicOnWarning", "--printPathWarnings"]
     if base_url is not None:
         extra += ["--baseURL", base_url]
+    config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
+    if not urlsplit(base_url or config["baseURL"]).netloc:
+        extra += ["--disableKinds", ",".join([*config.get("disableKinds", []), "rss"])]
     with staged(published) as fresh:
         result = subprocess.run(
             hugo_command("build", overlay, *extra, "--destination", str(fresh)),

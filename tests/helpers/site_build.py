@@ -42,20 +42,26 @@ def one_run_data(tmp_path: Path, run_files: list) -> Path:
     return data_of(tmp_path, run_files, lambda run: run["id"] == first)
 
 
-def build_with_article(tmp_path: Path, body: str, data_dirs: list[Path]) -> Path:
+def build_with_article(
+    tmp_path: Path, body: str, data_dirs: list[Path], base_url: str = "/"
+) -> Path:
     """Build data_dirs with one probe article as the only post (in a copy of content/: the
-    committed articles need all of data/, a build several times longer); returns public/."""
+    committed articles need all of data/, a build several times longer) at base_url (one with
+    a host builds the feeds too); returns public/."""
 
     def probe(posts: Path) -> None:
         article = posts / "probe" / "index.md"
         article.parent.mkdir(parents=True)
         article.write_text(f"---\ntitle: Probe\ndate: 2026-01-01\n---\n{body}\n")
 
-    return build_with_posts(tmp_path, probe, data_dirs)
+    return build_with_posts(tmp_path, probe, data_dirs, base_url)
 
 
 def build_with_posts(
-    tmp_path: Path, write_posts: Callable[[Path], None], data_dirs: list[Path]
+    tmp_path: Path,
+    write_posts: Callable[[Path], None],
+    data_dirs: list[Path],
+    base_url: str = "/",
 ) -> Path:
     """Build data_dirs with a copy of content/ whose posts are only what write_posts(posts dir)
     writes there; returns public/."""
@@ -73,5 +79,5 @@ def build_with_posts(
     ]
     overlay = tmp_path / "overlay.json"
     overlay.write_text(json.dumps({"module": {"mounts": mounts}}))
-    run_build(overlay, tmp_path / "public", "/")
+    run_build(overlay, tmp_path / "public", base_url)
     return tmp_path / "public"

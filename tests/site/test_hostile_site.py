@@ -22,7 +22,8 @@ RAW_MARKUP = ["<script>alert(", "<img src=x", 'href="javascript:', "<svg onload"
 @pytest.fixture(scope="module")
 def hostile_site(tmp_path_factory):
     root = tmp_path_factory.mktemp("hostile")
-    return build_with_article(root, "A probe.", [hostile_data(root)])
+    # At a base URL with a host, so that the feeds are built.
+    return build_with_article(root, "A probe.", [hostile_data(root)], "https://example.org/")
 
 
 def _tree_hash(public) -> str:

@@ -1,6 +1,6 @@
-"""The built site as a reader and a feed reader get it: no broken internal link (htmltest,
-pinned in tools/go.mod), HTML that parses without errors and with unique ids (html5lib), valid
-RSS, the data and drawing behind every figure, the browse index and the taxonomies.
+"""The built site as a reader gets it: no broken internal link (htmltest, pinned in
+tools/go.mod), HTML that parses without errors and with unique ids (html5lib), the data and
+drawing behind every figure, the browse index and the taxonomies (the feeds: test_subpath.py).
 
 A missing Go toolchain fails these tests rather than skipping them (`make test` provides it).
 """
@@ -14,7 +14,6 @@ import re
 import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
-from email.utils import parsedate_to_datetime
 from pathlib import Path
 
 import html5lib
@@ -94,35 +93,6 @@ def test_the_html_check_sees_misnested_markup_and_twin_ids():
     problems = html_problems(broken)
     assert any("unexpected-end-tag" in problem for problem in problems), problems
     assert "id 'a' used twice" in problems
-
-
-def _feed(path: Path) -> ET.Element:
-    channel = ET.parse(path).getroot().find("channel")
-    assert channel is not None, path
-    for field in ("title", "link", "description"):
-        assert channel.findtext(field), (path, field)
-    for item in channel.iter("item"):
-        for field in ("title", "link", "guid", "description"):
-            assert item.findtext(field), (path, field)
-        parsedate_to_datetime(item.findtext("pubDate"))  # RFC 822, or it raises
-    return channel
-
-
-def test_the_home_feed_carries_articles_with_their_figures(built_site):
-    _, public = built_site
-    channel = _feed(public / "index.xml")
-    items = channel.findall("item")
-    articles = sorted(public.glob("posts/*/index.html"))
-    assert len(items) == len(articles)
-    assert {item.findtext("link") for item in items} == {
-        "/" + page.parent.relative_to(public).as_posix() + "/" for page in articles
-    }
-    body = items[0].findtext("description")
-    assert "<noscript>" not in body
-    drawings = re.findall(r'<img src="/([^"]+\.svg)"', body)
-    assert drawings and all((public / drawing).is_file() for drawing in drawings)
-    for section in ("posts", "runs", "campaigns"):
-        _feed(public / section / "index.xml")
 
 
 def _figure_stems(public: Path) -> set[str]:
