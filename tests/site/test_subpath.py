@@ -90,3 +90,15 @@ def test_an_article_linking_a_page_the_site_lacks_fails_at_the_link(tmp_path):
     message = str(raised.value)
     assert "no page at /campaigns/no-such-campaign/ among the runs in" in message
     assert "probe/index.md" in message
+
+
+def test_an_articles_reproduce_section_links_its_run_and_gives_the_reproduce_command(
+    subpath_site,
+):
+    article = (subpath_site / "posts" / "binlog-sync-policies" / "index.html").read_text()
+    text = re.sub(r"<[^>]+>", "", article)
+    (url,) = set(re.findall(r"mybench reproduce (\S+)", text))
+    assert url.startswith(SUBPATH_BASE_URL + "runs/")
+    run_page = url.removeprefix(SUBPATH_BASE_URL.removesuffix(SUBPATH))
+    assert _lands(subpath_site, run_page)
+    assert f'<p>The run: <a href="{run_page}">' in article
