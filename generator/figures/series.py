@@ -11,9 +11,10 @@ from generator.figures.plain import Figure, figure
 # A point's symbol by the verdict against its predecessor (the oldest release has none).
 SYMBOLS = {"better": "triangle-up", "worse": "triangle-down"}
 PLAIN_SYMBOL = "circle"
+# Short enough to fit along the plot's height, a phone's included; the caption says the rest.
 Y_TITLES = {
-    "throughput": "QPS relative to {base} (higher is better)",
-    "instructions": "instructions per operation relative to {base} (lower is better)",
+    "throughput": "QPS ÷ {base}, ↑ better",
+    "instructions": "instr/op ÷ {base}, ↓ better",
 }
 
 
