@@ -97,7 +97,8 @@ async function drawStep(panel, options, run, threads) {
         mode: 'lines',
         type: 'scatter',
       })),
-      unit,
+      // one line draws no legend: the y title names its metric
+      metrics.length === 1 ? `${metrics[0][0]} ${unit}` : unit,
     ]),
   ];
   for (const [title, data, unit] of charts) {
