@@ -23,13 +23,15 @@ def _seconds(timestamp: str) -> float:
 
 
 def metric_words(metric: str) -> str:
-    """A fixed series' name as words, its unit suffixes dropped (read_kb_per_s -> read); a
-    sampled INNODB_METRICS counter keeps its own name, the one to look up."""
+    """A fixed series' name as words, its unit suffixes dropped (read_kb_per_s -> read,
+    innodb_fsyncs_per_s -> InnoDB fsyncs); a sampled INNODB_METRICS counter keeps its own
+    name, the one to look up."""
     if metric.startswith(contract.INNODB_METRICS_PREFIX):
         return metric.removeprefix(contract.INNODB_METRICS_PREFIX)
     for suffix in ("_per_s", "_pct", "_kb"):
         metric = metric.removesuffix(suffix)
-    return metric.replace("_", " ")
+    words = metric.split("_")
+    return " ".join("InnoDB" if word == "innodb" else word for word in words)
 
 
 def y_title(traces: list[dict[str, Any]], unit: str) -> str:

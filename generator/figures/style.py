@@ -74,22 +74,24 @@ def tick_label(value: float) -> str:
     return f"{value:,.6f}".rstrip("0").rstrip(".")
 
 
-# Seconds between time ticks, each at most 2.5 times the last, so that the first step giving at
-# most MAX_SECOND_TICKS ticks gives at least 4 on any span of 3 s or more; hours go on 1, 2, 5.
-SECOND_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600)
-MAX_SECOND_TICKS = 8
+# Seconds between time ticks, clock-nice, each at most twice the last, so that the first step
+# giving at most MAX_SECOND_TICKS ticks gives at least MIN_SECOND_TICKS on any span of 4 s or
+# more (a shorter one gets every whole second); then 1, 2, 3, 5 * 10^n hours.
+SECOND_STEPS = (1, 2, 3, 5, 10, 15, 30, 60, 120, 180, 300, 600, 900, 1800)
+MIN_SECOND_TICKS, MAX_SECOND_TICKS = 5, 8
 
 
 def _second_steps() -> Iterator[int]:
     yield from SECOND_STEPS
     for power in count():
-        for hours in (2, 5, 10):
+        for hours in (1, 2, 3, 5):
             yield 3600 * hours * 10**power
 
 
 def second_ticks(last_second: float) -> list[int]:
-    """Whole seconds from 0 to at most last_second, a nice step apart, 4 to MAX_SECOND_TICKS of
-    them (fewer only on a span under 3 s): a tick every second overlapped on a 60 s step."""
+    """Whole seconds from 0 to at most last_second, a nice step apart, MIN_SECOND_TICKS to
+    MAX_SECOND_TICKS of them (every whole second on a span under 4 s): a tick every second
+    overlapped on a 60 s step, and a fractional one would label no sample."""
     step = next(s for s in _second_steps() if last_second // s < MAX_SECOND_TICKS)
     return list(range(0, int(last_second) + 1, step))
 

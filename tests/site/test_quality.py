@@ -1,6 +1,7 @@
 """The built site as a reader gets it: no broken internal link (htmltest, pinned in
-tools/go.mod), HTML that parses without errors and with unique ids (html5lib), the data and
-drawing behind every figure, the browse index and the taxonomies (the feeds: test_subpath.py).
+tools/go.mod), HTML that parses without errors and with unique ids (html5lib), articles whose
+tables and charts each carry a title of their own, the data and drawing behind every figure,
+the browse index and the taxonomies (the feeds: test_subpath.py).
 
 A missing Go toolchain fails these tests rather than skipping them (`make test` provides it).
 """
@@ -23,7 +24,7 @@ from generator.pages.browse import browse_index
 from generator.pages.browse_split import PAGE_RUNS
 from tests.helpers.browse_split import reassembled_browse
 from tests.helpers.page_pool import map_pages
-from tests.helpers.paths import TOOLS_DIR
+from tests.helpers.paths import REPO, TOOLS_DIR
 from tests.helpers.tools import GO_TOOL_TIMEOUT_S, required_tool
 
 pytestmark = pytest.mark.site
@@ -93,6 +94,42 @@ def test_the_html_check_sees_misnested_markup_and_twin_ids():
     problems = html_problems(broken)
     assert any("unexpected-end-tag" in problem for problem in problems), problems
     assert "id 'a' used twice" in problems
+
+
+# What titles a table or a chart: a table's caption, a chart's figcaption, and the heading over
+# each ratio table (campaign/ratios.html).
+TITLE_TAGS = ("caption", "figcaption", "h4")
+
+
+def repeated_titles(html: str) -> list[str]:
+    """Table and chart titles a page carries more than once: a reader (or a screen reader's
+    table list) cannot tell those tables apart without the prose around them."""
+    tree = html5lib.parse(html, namespaceHTMLElements=False)
+    titles = Counter(
+        " ".join("".join(node.itertext()).split()) for tag in TITLE_TAGS for node in tree.iter(tag)
+    )
+    return sorted(title for title, times in titles.items() if times > 1)
+
+
+def test_no_two_tables_or_charts_of_an_article_share_a_title(built_site):
+    _, public = built_site
+    articles = sorted(p.parent.name for p in (REPO / "content" / "posts").glob("*/index.md"))
+    assert articles
+    repeated = {
+        name: found
+        for name in articles
+        if (found := repeated_titles((public / "posts" / name / "index.html").read_text()))
+    }
+    assert not repeated
+
+
+def test_the_title_check_sees_twin_captions_and_headings():
+    page = (
+        "<table><caption>Relative QPS</caption></table><table><caption>Relative QPS</caption>"
+        "</table><h4>TPS relative to base</h4><h4>TPS relative to <b>base</b></h4>"
+        "<h4>TPS relative to base, update-one</h4>"
+    )
+    assert repeated_titles(page) == ["Relative QPS", "TPS relative to base"]
 
 
 def _figure_stems(public: Path) -> set[str]:

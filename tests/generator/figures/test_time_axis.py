@@ -22,21 +22,26 @@ from generator.hugo.build_tree import hugo_inputs
 from generator.hugo.site_contract import is_figure
 from generator.pages.monitor import monitored_steps
 
-# Between 3 s and about a year: short steps, long steps, monitoring of whole campaigns.
-SPANS = [3, 4, 7, 8, 9.1, 10, 30, 59, 60, 61.5, 63, 90, 120, 299, 300, 1000, 3599, 3600]
-SPANS += [5000, 7200, 86400, 10**6, 3 * 10**7]
+# Between 4 s and about a year: short steps, long steps, monitoring of whole campaigns.
+SPANS = [4, 7, 7.9, 8, 9.1, 10, 16, 23.9, 24, 30, 59, 60, 61.5, 63, 90, 120, 299, 300, 960, 1000]
+SPANS += [3599, 3600, 5000, 7200, 57600, 86400, 10**6, 3 * 10**7]
 
 
 @pytest.mark.parametrize("last", SPANS)
-def test_a_time_axis_has_4_to_8_whole_second_ticks_from_0_up_to_the_data(last):
+def test_a_time_axis_has_5_to_8_whole_second_ticks_from_0_up_to_the_data(last):
     ticks = second_ticks(last)
-    assert 4 <= len(ticks) <= 8
+    assert 5 <= len(ticks) <= 8
     assert all(isinstance(tick, int) for tick in ticks)
     assert ticks[0] == 0 and ticks[-1] <= last
     gaps = {b - a for a, b in itertools.pairwise(ticks)}
     assert len(gaps) == 1  # evenly spaced
     (gap,) = gaps
-    assert gap in SECOND_STEPS or gap % 3600 == 0  # nice: whole minutes or hours past 60 s
+    assert gap in SECOND_STEPS or gap % 3600 == 0  # nice: clock steps, then whole hours
+
+
+@pytest.mark.parametrize("last", [0.5, 1, 2, 3, 3.9])
+def test_a_span_under_4_seconds_ticks_every_whole_second_never_a_fraction(last):
+    assert second_ticks(last) == list(range(int(last) + 1))
 
 
 def test_a_60_second_step_ticks_every_10_seconds_and_ends_at_its_last_second(fixture_runs):
@@ -94,10 +99,14 @@ def test_the_svg_draws_the_plotly_ticks_and_ends_at_the_last_second(fixture_runs
     sixty = run_figures(_sixty_second_run(fixture_runs))["series"]
     ticks = _svg_x_ticks(figure_svg(sixty))
     assert ticks[0] == (LEFT, "0") and ticks[-1] == (WIDTH - RIGHT, "60")  # no padding
-    for figure, _ in [(sixty, 60), *_time_figures(fixture_runs)]:
+    for figure, last in [(sixty, 60), *_time_figures(fixture_runs)]:
         axis = figure["layout"]["xaxis"]
-        assert [label for _, label in _svg_x_ticks(figure_svg(figure))] == axis["ticktext"]
+        drawn = _svg_x_ticks(figure_svg(figure))
+        assert [label for _, label in drawn] == axis["ticktext"]
         assert axis["ticktext"] == [tick_label(tick) for tick in axis["tickvals"]]
+        # each where Plotly puts it on the range 0..last, 0 at the left edge, last at the right
+        at = [LEFT + tick / last * (WIDTH - RIGHT - LEFT) for tick in axis["tickvals"]]
+        assert [x for x, _ in drawn] == pytest.approx(at, abs=0.06)
 
 
 # What a y title says when it names no metric: fine beside a legend, not on its own.
@@ -140,6 +149,7 @@ def test_a_monitoring_chart_with_one_line_names_it_with_the_unit(fixture_runs):
     assert y_titles["monitor-statements"] == "questions per second"
     assert y_titles["monitor-locks"] == "row lock waits per second"
     assert y_titles["monitor-checkpoint"] == "checkpoint age (KB)"
+    assert y_titles["monitor-fsyncs"] == "InnoDB fsyncs per second"
     assert y_titles["monitor-cpu"] == "%"  # several lines: the legend names them
     for figure in figures.values():
         if len(figure["data"]) == 1:
