@@ -112,6 +112,16 @@ def cause_line(output: str) -> str:
     return lines[0] if lines else "hugo failed without output"
 
 
+def _site_config() -> dict[str, Any]:
+    return tomllib.loads((SITE_DIR / "hugo.toml").read_text())
+
+
+def without_feeds() -> list[str]:
+    """Hugo options that build no RSS feed: a feed needs absolute links, which a build for '/'
+    or a local preview (`hugo server` on localhost) has no public address to make."""
+    return ["--disableKinds", ",".join([*_site_config().get("disableKinds", []), "rss"])]
+
+
 def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> int:
     """Build the site beside `destination` (default site/public) and swap it in; returns Hugo's
     page count, or raises HugoError with Hugo's cause and leaves the published site as it was.
@@ -122,9 +132,8 @@ def run_build(overlay: Path, destination: Path | None, base_url: str | None) -> 
     extra = ["--panicOnWarning", "--printPathWarnings"]
     if base_url is not None:
         extra += ["--baseURL", base_url]
-    config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
-    if not urlsplit(base_url or config["baseURL"]).netloc:
-        extra += ["--disableKinds", ",".join([*config.get("disableKinds", []), "rss"])]
+    if not urlsplit(base_url or _site_config()["baseURL"]).netloc:
+        extra += without_feeds()
     with staged(published) as fresh:
         result = subprocess.run(
             hugo_command("build", overlay, *extra, "--destination", str(fresh)),

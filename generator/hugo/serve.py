@@ -31,7 +31,7 @@ from generator.hugo import site_contract as site
 from generator.hugo.build import generate
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
-from generator.hugo.command import hugo_command, hugo_env
+from generator.hugo.command import hugo_command, hugo_env, without_feeds
 from generator.hugo.errors import HugoError, InvalidData
 
 BIND = "127.0.0.1"
@@ -101,7 +101,7 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
     generator = _Generator(data_dirs, Path(build_dir))
     _, _, overlay = generator()
     address = ("--bind", BIND, "--port", str(port or _free_port()))
-    command = hugo_command("server", overlay, *address, "--renderToMemory")
+    command = hugo_command("server", overlay, *address, "--renderToMemory", *without_feeds())
     hugo = _start(command)
     removed = False  # a run file went since Hugo last started: its page must go too
     # A service manager stops with SIGTERM: Hugo must not outlive serve then either.

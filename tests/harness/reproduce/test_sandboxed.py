@@ -258,23 +258,22 @@ OUTSIDE_OPTIONS = {
 }
 
 
-def _server_uids(work: Path) -> set[int]:
-    """The real uids of the mariadbd processes started under work."""
-    uids = set()
+def _server_uids(work: Path) -> dict[int, int]:
+    """The real uid of each mariadbd process started under work, by pid; not the build's
+    compiled-defaults probe (an empty my.cnf, nothing of the stranger's, run once per build
+    unless an earlier test of the session cached its result)."""
+    uids = {}
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
             status = Path(f"/proc/{pid}/status").read_text()
         except OSError:
             continue
-        if Path(argv[0].decode()).name == "mariadbd" and str(work).encode() in b" ".join(argv):
-            uids.add(
-                int(
-                    next(line for line in status.splitlines() if line.startswith("Uid:")).split()[
-                        1
-                    ]
-                )
-            )
+        line = b" ".join(argv)
+        probe = b"/compiled-defaults/" in line
+        if Path(argv[0].decode()).name == "mariadbd" and str(work).encode() in line and not probe:
+            uid = next(line for line in status.splitlines() if line.startswith("Uid:"))
+            uids[int(pid)] = int(uid.split()[1])
     return uids
 
 
@@ -299,10 +298,13 @@ def reproduced(site) -> Iterator[dict]:
             log = root / f"{name}.log"
             with log.open("w") as output:
                 process = subprocess.Popen(argv, stdout=output, stderr=subprocess.STDOUT)
-                uids: set[int] = set()
+                # The uid each server process ran under once started: a sample in the moment
+                # between its exec as root and its switch to `user` (a loaded machine widens
+                # it) is overwritten by the next.
+                last_uid: dict[int, int] = {}
                 deadline = time.monotonic() + 300
                 while process.poll() is None and time.monotonic() < deadline:
-                    uids |= _server_uids(work)
+                    last_uid |= _server_uids(work)
                     time.sleep(0.05)
                 if process.poll() is None:
                     process.kill()
@@ -313,7 +315,7 @@ def reproduced(site) -> Iterator[dict]:
                 "outside": outside,
                 "work": work,
                 "results": results,
-                "uids": uids,
+                "uids": set(last_uid.values()),
                 "run": run,
             }
         yield done
