@@ -2,7 +2,9 @@
 datadir and my.cnf throughout, with the steps a reader needs between the load and the run.
 
 Runs recorded since the harness writes its commands in those variables are taken as they are,
-but for the write-debt wait of older documents, which now fails loudly (contract.settle_wait).
+but for the write-debt wait of older documents, which now fails loudly (contract.settle_wait),
+and the pause between thread levels, which documents recorded before it was a command get from
+the campaign file their provenance snapshot keeps, marked derived (contract.sweep_pause).
 Older documents hold the measuring machine's paths: the sockets of two sandboxes (the one that
 loaded the data and the one that measured on a copy), the basedir, a relative my.cnf. Those are
 turned into the variables here, and the loading server's shutdown, the datadir copy and the
@@ -25,12 +27,14 @@ from contract.replay_variables import (
     reference,
 )
 from contract.settle_wait import loud_wait
+from contract.sweep_pause import PAUSE_PURPOSE, pause_command, snapshot_pause
 
 PLACEMENT_MARK = "# sandbox placement, set by the harness"
 # Every sandbox socket the harness ever made: a mkdtemp directory under /tmp.
 _SANDBOX_SOCKET = re.compile(r"/tmp/mybench-\w+/mysqld\.sock")
 _RELATIVE_MYCNF = "--defaults-file=my.cnf"
 _START_PURPOSE = "start the server"
+_MEASURE_PURPOSE = "measure at "  # one thread level's step (harness/workloads/sysbench/driver.py)
 _INIT_PURPOSE = "initialise a datadir"
 
 
@@ -68,10 +72,17 @@ def recorded_in_variables(run: RunDocument) -> bool:
 
 def replay_commands(run: RunDocument) -> list[ReplayCommand]:
     """The commands of a sandboxed run as replay.sh runs them."""
-    recorded = [
-        ReplayCommand(purpose=entry["purpose"], command=loud_wait(entry["command"]), derived=False)
-        for entry in run["reproduce"]["commands"]
-    ]
+    recorded = _with_pauses(
+        run,
+        [
+            ReplayCommand(
+                purpose=entry["purpose"],
+                command=loud_wait(entry["command"], entry["purpose"]),
+                derived=False,
+            )
+            for entry in run["reproduce"]["commands"]
+        ],
+    )
     if recorded_in_variables(run):
         return recorded
     server = run["server"]
@@ -91,10 +102,29 @@ def replay_commands(run: RunDocument) -> list[ReplayCommand]:
             start = text
         if entry["purpose"].startswith((_INIT_PURPOSE, _START_PURPOSE)):
             text = _with_datadir(text, reference(PRISTINE if loading else DATADIR))
-        commands.append({"purpose": entry["purpose"], "command": text, "derived": False})
+        commands.append({**entry, "command": text})
     if loading and commands:  # a restored run that failed before its first command
         commands += _derived_copy(run, start)
     return commands
+
+
+def _with_pauses(run: RunDocument, recorded: list[ReplayCommand]) -> list[ReplayCommand]:
+    """The recorded commands with the campaign's pause after every thread level's step but the
+    last, where the harness paused, when the document predates recording it."""
+    if any(entry["purpose"] == PAUSE_PURPOSE for entry in recorded):
+        return recorded
+    seconds = snapshot_pause(run)
+    if not seconds:
+        return recorded
+    pause = ReplayCommand(purpose=PAUSE_PURPOSE, command=pause_command(seconds), derived=True)
+    steps = [
+        i for i, entry in enumerate(recorded) if entry["purpose"].startswith(_MEASURE_PURPOSE)
+    ]
+    paused_after = set(steps[:-1])
+    with_pauses: list[ReplayCommand] = []
+    for index, entry in enumerate(recorded):
+        with_pauses += [entry, pause] if index in paused_after else [entry]
+    return with_pauses
 
 
 def _with_datadir(command: str, datadir: str) -> str:

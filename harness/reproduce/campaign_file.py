@@ -5,9 +5,10 @@ options and data size, and the same sweep.
 A run document records its steps, not its campaign's [sweep] table, so the sweep is read back
 from what the run did: the thread levels from its steps, the step length from their measured
 durations (sysbench runs --time seconds, give or take a few milliseconds), the warm-up from
-its recorded warm-up command. The pause between thread levels is not recorded: plain tests get
-none, suite tests their suite's own. A run the document cannot say enough about is refused
-with the field that is missing.
+its recorded warm-up command, the pause between thread levels from its recorded `sleep N`
+(a run recorded before the pause was a command gets none for a plain test, its suite's own for
+a suite test). A run the document cannot say enough about is refused with the field that is
+missing.
 
 The my.cnf of a document from elsewhere is confined (harness/servers/confined_options.py):
 refused when it loads code or runs SQL, its file names cut to base names, which the sandbox
@@ -25,11 +26,12 @@ from dataclasses import dataclass
 import tomli_w
 
 import contract
+from contract.sweep_pause import PAUSE_PURPOSE
 from harness.errors import UserError
 from harness.servers import confined_options
 from harness.servers.mycnf import without_placement
 from harness.workloads.ibench.params import IbenchParams
-from harness.workloads.sysbench.commands import ALWAYS, PAUSE_PURPOSE
+from harness.workloads.sysbench.commands import ALWAYS
 
 NAME_PREFIX = "repro-"
 LABEL_MAX = 40  # campaign.schema.json's label length

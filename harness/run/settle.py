@@ -107,10 +107,10 @@ def settle(
             deadline = started + timeout_s
             while not (settled := _one(cursor, check) == 1) and time.monotonic() < deadline:
                 time.sleep(POLL_S)
+            limits = f"checkpoint age <= {age_limit // 1024} KB and dirty pages <= {dirty_limit}"
             done.append({
-                "purpose": f"settle write debt: wait (at most {timeout_s} s) for checkpoint age"
-                f" <= {age_limit // 1024} KB and dirty pages <= {dirty_limit}",
-                "command": wait_command(client_command(check), timeout_s),
+                "purpose": f"settle write debt: wait (at most {timeout_s} s) for {limits}",
+                "command": wait_command(client_command(check), timeout_s, limits),
             })  # fmt: skip
         finally:
             run(f"restore {FLUSH_VARIABLE}", f"SET GLOBAL {FLUSH_VARIABLE} = {original}")

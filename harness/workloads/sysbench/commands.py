@@ -24,9 +24,6 @@ DATABASE = "sbtest"
 # 1 % of rows), and prepare-time draws shape the k column, so it is passed to every command.
 ALWAYS = {"rand-type": "uniform"}
 RUN_ONLY = {"report-interval": "1", "histogram": "on"}
-# The recorded "command" of the pause between two thread levels (`sleep N`), read back by
-# `mybench reproduce` and kept by replay.sh.
-PAUSE_PURPOSE = "pause between thread levels"
 
 
 def sysbench_binary() -> str:

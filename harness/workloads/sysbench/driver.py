@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import contract
+from contract.sweep_pause import PAUSE_PURPOSE, pause_command
 from harness.campaign.load import Workload
 from harness.errors import WrongPlan
 from harness.measure.around_step import measured_step
@@ -64,10 +65,7 @@ class SysbenchDriver:
                 time.sleep(sweep.sleep_seconds)
                 # recorded like a command, so that a replay keeps the pause
                 run.calls.commands.append(
-                    {
-                        "purpose": commands.PAUSE_PURPOSE,
-                        "command": f"sleep {sweep.sleep_seconds:g}",
-                    }
+                    {"purpose": PAUSE_PURPOSE, "command": pause_command(sweep.sleep_seconds)}
                 )
             run.server.check_alive()
             # after the sleep: the debt of the warm-up, the workload before this one on the

@@ -1,7 +1,8 @@
 """replay.sh from the fixture run documents (sysbench, TPC-C-like, the Insert Benchmark; all
-recorded before the harness wrote its commands in the replay variables) and from one run of
-every committed campaign: shellcheck-clean at its strictest severity, one socket throughout, no
-path of the measuring machine, the copy of the loaded datadir."""
+recorded before the harness wrote its commands in the replay variables) and from the committed
+runs as the site publishes them: shellcheck-clean at its strictest severity, one socket
+throughout, no path of the measuring machine, the copy of the loaded datadir, a write-debt wait
+that stops the script when the debt never settles, the pause between thread levels."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from contract.sweep_pause import PAUSE_PURPOSE
+from generator.pages.run_sequence import earlier_runs
 from generator.replay.commands import replay_commands
 from generator.replay.script import replay_page, replay_script
 
@@ -52,19 +55,154 @@ def test_every_fixture_gives_a_shellcheck_clean_script(fixture_runs, tmp_path):
         assert checked.returncode == 0, f"{run['id']}: {checked.stdout}"
 
 
-def test_one_run_of_every_committed_campaign_gives_a_shellcheck_clean_script(
-    committed_runs, tmp_path
-):
-    """The committed runs record the write-debt waits and server starts the fixtures predate
-    (imported runs have no commands to replay)."""
-    by_campaign: dict[str, dict] = {}
-    for _, run in committed_runs:
+def _published(run: dict, committed_runs) -> str:
+    """The run's replay.sh as the build writes it: after the runs before it on its server start."""
+    campaign = [other for _, other in committed_runs if other["campaign"] == run["campaign"]]
+    return replay_script(run, earlier_runs(run, campaign))
+
+
+@pytest.fixture(scope="module")
+def published_by_kind(committed_runs) -> dict[tuple[str, str], tuple[dict, str]]:
+    """By campaign and kind, its last run (by id, so most often one that ran after others on its
+    server start) and that run's published replay.sh; imported runs have no commands."""
+    last: dict[tuple[str, str], dict] = {}
+    for _, run in sorted(committed_runs, key=lambda run_file: run_file[1]["id"]):
         if "reproduce" in run:
-            by_campaign.setdefault(run["campaign"]["id"], run)
-    assert len(by_campaign) > 10
-    for campaign, run in sorted(by_campaign.items()):
-        checked = _shellcheck(tmp_path, campaign, replay_script(run))
-        assert checked.returncode == 0, f"{run['id']}: {checked.stdout}"
+            last[run["campaign"]["id"], _kind(run)] = run
+    return {key: (run, _published(run, committed_runs)) for key, run in last.items()}
+
+
+def test_the_published_scripts_of_every_committed_campaign_and_kind_are_shellcheck_clean(
+    published_by_kind, tmp_path
+):
+    """The committed runs record the write-debt waits and server starts the fixtures predate;
+    sysbench OLTP, TPC-C-like and Insert Benchmark runs among them."""
+    assert {kind for _, kind in published_by_kind} == {"sysbench", "tpcc", "ibench"}
+    assert len(published_by_kind) > 10
+    paths = []
+    for (campaign, kind), (_, script) in sorted(published_by_kind.items()):
+        paths.append(tmp_path / f"{campaign}.{kind}.sh")
+        paths[-1].write_text(script)
+    checked = subprocess.run(
+        ["shellcheck", "--severity=style", *map(str, paths)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert checked.returncode == 0, checked.stdout
+
+
+_WAIT_COMMENT = re.compile(
+    r"# settle write debt: wait \(at most (?P<s>\d+) s\) for (?P<limits>.+)"
+)
+
+
+def _settle_wait(script: str) -> tuple[int, str, str]:
+    """The run's first write-debt wait: its timeout and limits, as its comment says, its line."""
+    lines = script.splitlines()
+    at, said = next((i, m) for i, line in enumerate(lines) if (m := _WAIT_COMMENT.fullmatch(line)))
+    return int(said["s"]), said["limits"], lines[at + 1]
+
+
+def _stub_bin(tmp_path: Path, reading: int) -> Path:
+    """A client that always reads `reading` (under a column header, as the client prints it),
+    and a sleep that only counts its calls, so a 300 s wait runs in no time."""
+    stub = tmp_path / "bin"
+    stub.mkdir()
+    for client in ("mariadb", "mysql"):
+        (stub / client).write_text(f"#!/bin/sh\necho settled\necho {reading}\n")
+    (stub / "sleep").write_text('#!/bin/sh\necho "$1" >> "$SLEEPS"\n')
+    for path in stub.iterdir():
+        path.chmod(0o755)
+    return stub
+
+
+def _run_wait(tmp_path: Path, line: str, reading: int) -> tuple[subprocess.CompletedProcess, int]:
+    stub, sleeps = _stub_bin(tmp_path, reading), tmp_path / "sleeps"
+    env = {"PATH": f"{stub}:/usr/bin:/bin", "SLEEPS": str(sleeps), "SOCKET": "/nonexistent"}
+    done = subprocess.run(
+        ["bash", "-c", f"set -euo pipefail\n{line}\necho after"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+    )
+    return done, len(sleeps.read_text().splitlines()) if sleeps.exists() else 0
+
+
+@pytest.fixture(scope="module")
+def oltp_wait(published_by_kind) -> tuple[int, str, str]:
+    """The first write-debt wait of a committed sysbench OLTP run with settle."""
+    scripts = [
+        script
+        for (_, kind), (run, script) in sorted(published_by_kind.items())
+        if kind == "sysbench" and run["workload"]["script"] == "oltp_read_write"
+        and "# settle write debt: wait" in script
+    ]  # fmt: skip
+    assert scripts
+    return _settle_wait(scripts[0])
+
+
+def test_a_write_debt_that_never_settles_stops_the_replay_with_its_cause(oltp_wait, tmp_path):
+    timeout, limits, line = oltp_wait
+    done, sleeps = _run_wait(tmp_path, line, 0)
+    assert done.returncode == 1 and "after" not in done.stdout
+    assert sleeps == timeout == 300  # polled once a second for the recorded timeout
+    assert done.stderr == (
+        f"the write debt did not settle within 300 s ({limits} not reached): the next step"
+        " would measure a server still paying it\n"
+    )
+
+
+def test_a_write_debt_that_settles_lets_the_replay_go_on(oltp_wait, tmp_path):
+    done, sleeps = _run_wait(tmp_path, oltp_wait[2], 1)
+    assert (done.returncode, done.stdout, done.stderr, sleeps) == (0, "after\n", "", 0)
+
+
+def _campaign_file(run: dict) -> str:
+    return run["harness"].get("snapshot", {}).get("campaign_file", {}).get("text", "")
+
+
+@pytest.fixture(scope="module")
+def paused_tpcc(committed_runs) -> dict:
+    """A committed TPC-C-like run of several thread levels whose campaign file paused between
+    them, recorded before the harness wrote the pause among its commands."""
+    return next(
+        run
+        for _, run in sorted(committed_runs, key=lambda run_file: run_file[1]["id"])
+        if _kind(run) == "tpcc"
+        and len(run["steps"]) > 2
+        and "\nsleep_seconds = 2\n" in _campaign_file(run)
+    )
+
+
+def test_the_campaigns_pause_between_thread_levels_is_kept(paused_tpcc):
+    """Where the harness paused: right after each step but the last (before the next step's
+    write-debt wait, when it waited)."""
+    commands = replay_commands(paused_tpcc)
+    purposes = [c["purpose"] for c in commands]
+    steps = [i for i, purpose in enumerate(purposes) if purpose.startswith("measure at")]
+    pauses = [i for i, purpose in enumerate(purposes) if purpose == PAUSE_PURPOSE]
+    assert len(steps) == 3 and pauses == [step + 1 for step in steps[:-1]]
+    assert {(commands[i]["command"], commands[i]["derived"]) for i in pauses} == {
+        ("sleep 2", True)
+    }
+    assert replay_script(paused_tpcc).count(f"# {PAUSE_PURPOSE} (derived)\nsleep 2\n") == 2
+
+
+def test_a_recorded_pause_is_replayed_as_recorded(paused_tpcc):
+    run = copy.deepcopy(paused_tpcc)
+    recorded = run["reproduce"]["commands"]
+    after = [c["purpose"] for c in recorded].index("measure at 1 thread") + 1
+    recorded.insert(after, {"purpose": PAUSE_PURPOSE, "command": "sleep 2.5"})
+    pauses = [c for c in replay_commands(run) if c["purpose"] == PAUSE_PURPOSE]
+    assert pauses == [{"purpose": PAUSE_PURPOSE, "command": "sleep 2.5", "derived": False}]
+
+
+def test_no_pause_without_a_campaign_file_that_sets_one(paused_tpcc):
+    run = copy.deepcopy(paused_tpcc)
+    del run["harness"]["snapshot"]
+    assert PAUSE_PURPOSE not in [c["purpose"] for c in replay_commands(run)]
 
 
 def test_old_commands_use_one_socket_and_no_path_of_the_measuring_machine(fixture_runs):
