@@ -38,15 +38,18 @@ def hugo_binary() -> Path:
     return Path(on_path)
 
 
+def _site_config() -> dict[str, Any]:
+    return tomllib.loads((SITE_DIR / "hugo.toml").read_text())
+
+
 def overlay_mounts(build_dir: Path) -> list[dict[str, Any]]:
     """site/hugo.toml's mounts with absolute sources, the build dir's redirected.
 
     Hugo replaces module.mounts wholesale when a later --config file sets it, so the overlay
     must repeat every mount; deriving them from hugo.toml keeps one list to maintain.
     """
-    config = tomllib.loads((SITE_DIR / "hugo.toml").read_text())
     mounts: list[dict[str, Any]] = []
-    for mount in config["module"]["mounts"]:
+    for mount in _site_config()["module"]["mounts"]:
         source = mount["source"]
         if source.startswith(DEFAULT_BUILD_SOURCE + "/"):
             rest = source.removeprefix(DEFAULT_BUILD_SOURCE + "/")
@@ -110,10 +113,6 @@ def cause_line(output: str) -> str:
         return errors[0]
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     return lines[0] if lines else "hugo failed without output"
-
-
-def _site_config() -> dict[str, Any]:
-    return tomllib.loads((SITE_DIR / "hugo.toml").read_text())
 
 
 def without_feeds() -> list[str]:
