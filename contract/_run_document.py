@@ -52,6 +52,11 @@ class OriginSource(TypedDict):
     lines: NotRequired[list[int]]
 
 
+class Assumed(TypedDict):
+    value: str
+    source: str
+
+
 class Origin(TypedDict):
     """Where an imported run came from; absent on runs this harness measured."""
 
@@ -63,6 +68,7 @@ class Origin(TypedDict):
     published: NotRequired[str]
     tool_command: NotRequired[str]
     note: NotRequired[str]
+    assumed: NotRequired[dict[str, Assumed]]
 
 
 class WriteDebt(TypedDict):
@@ -264,6 +270,7 @@ class Workload(TypedDict):
     tool_version: Required[str]
     name: Required[str]
     script: NotRequired[str]
+    note: NotRequired[str]
     options: Required[dict[str, str]]
     client_cpu_affinity: NotRequired[list[int] | None]
     data_bytes: NotRequired[int | None]
@@ -469,6 +476,12 @@ class SummaryLatency(TypedDict, total=False):
     max: float
 
 
+class PrintedRatio(TypedDict):
+    value: float
+    decimals: int
+    base: str
+
+
 class SummaryStep(TypedDict):
     """One thread level of a published table: only the figures the source gave."""
 
@@ -477,6 +490,7 @@ class SummaryStep(TypedDict):
     qps: NotRequired[SummaryQps]
     rows_per_s: NotRequired[float]
     latency_ms: NotRequired[SummaryLatency]
+    printed_ratios: NotRequired[dict[str, PrintedRatio]]
 
 
 class Step(TypedDict):

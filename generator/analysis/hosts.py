@@ -86,15 +86,33 @@ def same_variant_across_hosts(
     `<host>.<variant>` names in the given order, for each variant run on two hosts or more
     (contract.host_variant_prefix). Empty for a campaign of one host, and for a fleet of one
     variant, whose ratios to the base are already host against host."""
+    prefixes = _fleet_prefixes(runs)
+    by_variant: dict[str, list[str]] = {}
+    for variant in variants:
+        if prefix := prefixes.get(variant):
+            by_variant.setdefault(variant.removeprefix(prefix), []).append(variant)
+    across = {variant: named for variant, named in by_variant.items() if len(named) > 1}
+    return across if len(by_variant) > 1 else {}
+
+
+def _fleet_prefixes(runs: list[RunDocument]) -> dict[str, str]:
+    """variant -> its host's prefix, for the runs whose variant is named after their host."""
     prefixes = {
         run["variant"]: host_variant_prefix(run["host"]["label"])
         for run in runs
         if run["host"].get("label")
     }
-    by_variant: dict[str, list[str]] = {}
+    return {variant: p for variant, p in prefixes.items() if variant.startswith(p)}
+
+
+def host_bases(variants: list[str], runs: list[RunDocument]) -> dict[str, str]:
+    """A fleet's variants by the base of their ratios: the first variant their own host ran, so
+    that each host's variants compare within that host (the hosts against each other are
+    same_variant_across_hosts' tables). Empty for a campaign of one host."""
+    prefixes = _fleet_prefixes(runs)
+    first: dict[str, str] = {}
+    bases = {}
     for variant in variants:
-        prefix = prefixes.get(variant)
-        if prefix and variant.startswith(prefix):
-            by_variant.setdefault(variant.removeprefix(prefix), []).append(variant)
-    across = {variant: named for variant, named in by_variant.items() if len(named) > 1}
-    return across if len(by_variant) > 1 else {}
+        if prefix := prefixes.get(variant):
+            bases[variant] = first.setdefault(prefix, variant)
+    return bases if len(first) > 1 else {}

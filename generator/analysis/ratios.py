@@ -259,11 +259,13 @@ def ratio_table(
     variants: list[str],
     metric: str,
     trust: dict[str, list[dict[str, Any]]] | None = None,
+    bases: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Rows by thread level; each cell holds a variant's median over its counted runs (see
-    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0],
-    judged by the flagged-pass rule (module docstring) on the steps' flags. trust: each run's
-    run_trust by run id, where the caller has them."""
+    repeats.counted_runs), their range and spread, and the ratio of medians to variants[0] (or
+    to bases[variant]: a fleet's host's own first variant, hosts.host_bases), judged by the
+    flagged-pass rule (module docstring) on the steps' flags. trust: each run's run_trust by
+    run id, where the caller has them."""
     label, unit, value_of, higher_is_better, series = {**METRICS, "qps": QPS_METRIC}[metric]
 
     def seconds_of(run: RunDocument, step: Step) -> list[float]:
@@ -277,15 +279,15 @@ def ratio_table(
     evidence = {variant: weakest(counted[variant]) for variant in variants}
     threads = sorted({level for by_threads in stats.values() for level in by_threads})
     rows = []
+    base_of = {variant: (bases or {}).get(variant, variants[0]) for variant in variants}
     for level in threads:
-        base = stats[variants[0]].get(level, NO_STEP)
         cells = [
             stat_cell(
                 variant,
                 stats[variant].get(level, NO_STEP),
-                base,
+                stats[base_of[variant]].get(level, NO_STEP),
                 higher_is_better,
-                (evidence[variant], evidence[variants[0]]),
+                (evidence[variant], evidence[base_of[variant]]),
             )
             for variant in variants
         ]
@@ -296,6 +298,8 @@ def ratio_table(
         "unit": unit,
         "higher_is_better": higher_is_better,
         "base": variants[0],
+        # Every base, in order: more than one when each host of a fleet is its own base.
+        "bases": list(dict.fromkeys(base_of.values())),
         "variants": variants,
         "most_repeats": most_repeats(rows),
         "evidence": evidence,

@@ -9,7 +9,7 @@ from generator.analysis.build_origin import build_comparison
 from generator.analysis.config_diff import config_diff
 from generator.analysis.drift import environment_drift
 from generator.analysis.evidence import weakest
-from generator.analysis.hosts import hosts_of, same_variant_across_hosts
+from generator.analysis.hosts import host_bases, host_of, hosts_of, same_variant_across_hosts
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant, ratio_table, shown_metrics, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list
@@ -17,7 +17,8 @@ from generator.analysis.trust import run_trust
 from generator.analysis.write_debt import start_spread
 from generator.pages.disclosure import campaign_disclosure
 from generator.pages.ibench import campaign_report as ibench_report
-from generator.pages.origin import cell_sources, file_name
+from generator.pages.origin import cell_sources, file_name, workload_given
+from generator.pages.printed_ratios import printed_ratio_checks
 from generator.pages.run_sequence import campaign_starts
 from generator.pages.suite import suite_report
 from generator.pages.tpcc import tpcc_report
@@ -34,6 +35,7 @@ def summarize_campaign(
     first = min(runs, key=lambda run: run["started_at"])
     variants = variant_order(runs)
     fleet = same_variant_across_hosts(variants, runs)
+    bases = host_bases(variants, runs)
     cells = group_by_cell(runs)
     workloads = []
     # Insert Benchmark steps have names, not thread levels: they get their own report.
@@ -46,6 +48,8 @@ def summarize_campaign(
         workloads.append(
             {
                 "name": workload,
+                # What an imported source says of the workload: its options and note.
+                **workload_given([run for v in present for run in counted[v]]),
                 "variants": present,
                 "cells": [
                     {
@@ -59,13 +63,15 @@ def summarize_campaign(
                     for variant in present
                 ],
                 "metrics": {
-                    metric: ratio_table(counted, present, metric, trust)
+                    metric: ratio_table(counted, present, metric, trust, bases)
                     for metric in shown_metrics([run for v in present for run in counted[v]])
                 },
                 # A fleet's hosts against the first at each variant, beside the base's ratios.
                 "across_hosts": [
                     {
                         "variant": variant,
+                        # Each host's name, in the order of the tables' variants.
+                        "hosts": [host_of(counted[v][0])["name"] for v in on_hosts],
                         "metrics": {
                             metric: ratio_table(counted, on_hosts, metric, trust)
                             for metric in shown_metrics(
@@ -97,6 +103,8 @@ def summarize_campaign(
         "ended_at": max(run["ended_at"] for run in runs),
         "variants": variants,
         "base": variants[0],
+        # A fleet's hosts are each their own base: every base, in order.
+        "bases": list(dict.fromkeys(bases.values())) or [variants[0]],
         "run_ids": sorted(run["id"] for run in runs),
         "hosts": hosts_of(sorted(runs, key=lambda run: (run["started_at"], run["id"]))),
         "workloads": workloads,
@@ -114,6 +122,7 @@ def summarize_campaign(
         "disclosure": campaign_disclosure(runs, variants, trust),
         "drift": environment_drift(runs),
         "builds": build_comparison(runs),
+        "printed_ratios": printed_ratio_checks(runs),
         "trust": trust_summary(runs, trust),
         "server_starts": campaign_starts(runs),
     }

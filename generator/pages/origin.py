@@ -52,7 +52,8 @@ def file_name(recorded: str) -> str:
     return PureWindowsPath(recorded).name or recorded
 
 
-def _at(step: dict[str, Any], path: tuple[str, ...]) -> float | None:
+def figure_at(step: dict[str, Any], path: tuple[str, ...]) -> float | None:
+    """The figure at path in a step, None where the step lacks it (an imported step's cell)."""
     value: Any = step
     for key in path:
         value = value.get(key) if isinstance(value, dict) else None
@@ -63,9 +64,11 @@ def step_table(run: RunDocument) -> dict[str, Any]:
     """{"columns": [header ...], "rows": [[threads, figure or "—" ...]], "missing": whether a
     cell is "—"}: only the columns some step holds; "—" where the source gave no figure."""
     steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
-    shown = [(h, path) for h, path in STEP_COLUMNS if any(_at(s, path) is not None for s in steps)]
+    shown = [
+        (h, path) for h, path in STEP_COLUMNS if any(figure_at(s, path) is not None for s in steps)
+    ]
     rows = [
-        [str(step["threads"]), *(format_number(_at(step, path)) for _, path in shown)]
+        [str(step["threads"]), *(format_number(figure_at(step, path)) for _, path in shown)]
         for step in steps
     ]
     return {
@@ -82,7 +85,9 @@ def recorded(run: RunDocument) -> dict[str, bool]:
     return {
         "tps": any("tps" in step for step in steps),
         "latency": any(
-            _at(step, ("latency_ms", p)) is not None for step in steps for p in ("p95", "p99")
+            figure_at(step, ("latency_ms", p)) is not None
+            for step in steps
+            for p in ("p95", "p99")
         ),
         "series": any("series" in step for step in steps),
         "my_cnf": "my_cnf" in run["server"],
@@ -96,7 +101,9 @@ def _throughput(run: RunDocument) -> str:
     steps hold throughput of another kind."""
     steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
     given = [
-        name for name, path in OTHER_THROUGHPUT if any(_at(s, path) is not None for s in steps)
+        name
+        for name, path in OTHER_THROUGHPUT
+        if any(figure_at(s, path) is not None for s in steps)
     ]
     return f"TPS (the source gave {' and '.join(given)} only)" if given else "throughput"
 
@@ -175,3 +182,21 @@ def cell_sources(runs: list[RunDocument]) -> list[dict[str, Any]]:
         for run in runs
         if (origin := run.get("origin")) is not None
     ]
+
+
+def workload_given(runs: list[RunDocument]) -> dict[str, Any]:
+    """What imported runs of one campaign workload say of it beyond its name: "options" (the
+    sysbench options they all share, as `--name=value`) and "note" (the source's words), each
+    only when given. A measured workload's options are on its run pages and in its commands."""
+    imported = [run for run in runs if "origin" in run]
+    if not imported:
+        return {}
+    shared = set.intersection(*(set(run["workload"]["options"].items()) for run in imported))
+    given: dict[str, Any] = {}
+    if shared:
+        given["options"] = [f"--{name}={value}" for name, value in sorted(shared)]
+    if note := next(
+        (run["workload"]["note"] for run in imported if "note" in run["workload"]), None
+    ):
+        given["note"] = note
+    return given

@@ -4,6 +4,7 @@ version, and `origin`, which says where the figures came from."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -76,8 +77,17 @@ def source_entry(source: Source, lines: tuple[int, int] | None = None) -> dict:
 class ServerFacts:
     product: str
     version: str
-    host: str
+    host: str  # the hostname, or the label a table's host column gives
     my_cnf: Source | None = None
+    label: str | None = None  # the host's name on the site, when the source names it
+
+    def host_section(self) -> dict:
+        """host: a label as given, and as its hostname the label made a hostname ("i5 NUC" ->
+        "i5-NUC"), which names the host's page."""
+        if self.label is None:
+            return {"hostname": self.host}
+        hostname = re.sub(r"[^A-Za-z0-9._-]+", "-", self.label).strip("-._") or "host"
+        return {"hostname": hostname, "label": self.label}
 
     def server(self) -> dict:
         server: dict = {"product": self.product, "version": self.version}
@@ -116,7 +126,7 @@ def imported_document(
         "started_at": span[0].strftime(TIMESTAMP),
         "ended_at": span[1].strftime(TIMESTAMP),
         "harness": provenance.harness,
-        "host": {"hostname": server.host},
+        "host": server.host_section(),
         "server": server.server(),
         "workload": workload,
         "steps": steps,

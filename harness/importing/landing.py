@@ -1,8 +1,10 @@
 """Bringing run documents (and the files they refer to) into a results directory all or
 nothing: every document validated and every id checked against the directory and the batch
 before the first file is written; an id already there is a no-op when its document is the
-same (byte for byte, or equal as JSON) and a refusal naming both files when it differs; the
-files land atomically and never over another (contract.write_run, contract.write_new_file)."""
+same (byte for byte, equal as JSON, or for an imported run equal but for when and by which tree
+it was imported) and a refusal naming both when it differs (the source file and both its
+hashes, when the source changed); the files land atomically and never over another
+(contract.write_run, contract.write_new_file)."""
 
 from __future__ import annotations
 
@@ -76,14 +78,47 @@ def _already_there(target: Path, arrival: Arrival) -> bool:
     if present == arrival.raw:
         return True
     try:
-        if json.loads(present) == arrival.document:
-            return True
+        there = json.loads(present)
     except ValueError:
-        pass
+        there = None
+    if there == arrival.document or (
+        isinstance(there, dict) and _as_imported(there) == _as_imported(arrival.document)
+    ):
+        return True
+    document = arrival.document
+    if isinstance(there, dict) and (changed := _changed_source(there, document)):
+        raise refused(
+            arrival.came_from,
+            f"run id {document['id']} already in {target}, imported from {changed}: the source"
+            " changed since; import it under another campaign name, or remove the earlier runs",
+        )
     raise refused(
         arrival.came_from,
-        f"run id {arrival.document['id']} already in {target}, with other content",
+        f"run id {document['id']} already in {target}, with other content",
     )
+
+
+def _as_imported(document: dict) -> dict:
+    """An imported run less when, and by which tree, it was imported: importing the same source
+    with the same options again makes the same run, whenever it runs."""
+    if not isinstance(document.get("origin"), dict):
+        return document
+    origin = {key: value for key, value in document["origin"].items() if key != "imported_at"}
+    return {
+        **{key: value for key, value in document.items() if key != "harness"},
+        "origin": origin,
+    }
+
+
+def _changed_source(there: dict, arriving: dict) -> str | None:
+    """'a.csv (sha256 1234abcd…), now 5678ef01…' when a source file of the same name holds other
+    bytes than when the run there was imported, else None."""
+    before = {s.get("file"): s.get("sha256") for s in there.get("origin", {}).get("sources", [])}
+    for source in arriving.get("origin", {}).get("sources", []):
+        old = before.get(source["file"])
+        if old is not None and old != source["sha256"]:
+            return f"{source['file']} (sha256 {old[:12]}…), now {source['sha256'][:12]}…"
+    return None
 
 
 def _same_file(path: Path, data: bytes) -> bool:
