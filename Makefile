@@ -66,8 +66,10 @@ WITH_INFERNO = PATH="$$(tools/ensure-inferno.sh):$$PATH"
 demo: system-packages venv
 	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench demo
 
+# The committed site: an article whose runs are not all in data/ fails the build, never
+# silently drops out of it (the Pages workflow publishes what this builds).
 build: venv
-	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench build $(if $(BASE_URL),--base-url "$(BASE_URL)")
+	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench build --require-articles $(if $(BASE_URL),--base-url "$(BASE_URL)")
 
 serve: venv
 	$(WITH_INFERNO) env $(HUGO_UNSET) $(BIN)/mybench serve

@@ -97,7 +97,7 @@ def main() -> None:
         generate_s, hugo_s = [], []
         for _ in range(args.repeat):
             started = time.perf_counter()
-            runs, campaigns, overlay = generate(data_dirs, build_dir)
+            runs, campaigns, overlay, _ = generate(data_dirs, build_dir)
             generated = time.perf_counter()
             pages = run_build(overlay, public, "/")
             generate_s.append(generated - started)

@@ -120,6 +120,8 @@ def reported_errors() -> Iterator[None]:
             f"{len(exc.problems)} problem(s) in the results; nothing was published",
             [str(problem) for problem in exc.problems],
         )
+    except generator.ArticlesLeftOut as exc:
+        fail(f"{exc.summary}; nothing was published", exc.lines)
     except (UserError, generator.BuildError) as exc:
         fail(str(exc))
 
@@ -250,7 +252,11 @@ def end_of_campaign(run: CampaignRun, finish: Finish) -> str:
 
 
 def build_with(data_dirs: tuple[Path, ...], build_dir: Path, **hugo: object) -> str:
+    """Build, warn on stderr of each article left out (its data lacks runs it needs), and
+    return the report's line."""
     report = generator.build_site(list(data_dirs or (DEFAULT_DATA,)), build_dir, **hugo)
+    for article in report.left_out:
+        console.print(str(article), soft_wrap=True, markup=False)
     return str(report)
 
 
@@ -392,12 +398,33 @@ def validate(data_dir: Path) -> None:
     "--destination", type=directory, help="Where Hugo writes the site (default: site/public)."
 )
 @click.option("--base-url", help="Public base URL, e.g. https://user.github.io/repo/.")
+@click.option(
+    "--require-articles",
+    is_flag=True,
+    help="Fail instead of leaving out an article whose campaigns or runs the data lacks"
+    " (make build, which publishes the committed site, passes it).",
+)
 def build(
-    data_dirs: tuple[Path, ...], build_dir: Path, destination: Path | None, base_url: str | None
+    data_dirs: tuple[Path, ...],
+    build_dir: Path,
+    destination: Path | None,
+    base_url: str | None,
+    require_articles: bool,
 ) -> None:
-    """Validate the results, generate figures and tables, and build the site with Hugo."""
+    """Validate the results, generate figures and tables, and build the site with Hugo.
+
+    An article that embeds or links a campaign or run none of the data dirs holds is left out
+    (one warning line each on stderr), unless --require-articles makes that an error."""
     with reported_errors():
-        click.echo(build_with(data_dirs, build_dir, destination=destination, base_url=base_url))
+        click.echo(
+            build_with(
+                data_dirs,
+                build_dir,
+                destination=destination,
+                base_url=base_url,
+                require_articles=require_articles,
+            )
+        )
 
 
 @main.command()
@@ -405,7 +432,8 @@ def build(
 @build_dir_option
 @click.option("--port", type=Count(1, 65535), help="Port on 127.0.0.1 (default: a free one).")
 def serve(data_dirs: tuple[Path, ...], build_dir: Path, port: int | None) -> None:
-    """Preview the site with live reload; new or changed results are regenerated."""
+    """Preview the site with live reload; new or changed results are regenerated. Articles
+    whose campaigns or runs the data lacks are left out, as build leaves them out."""
     with reported_errors():
         generator.serve(list(data_dirs or (DEFAULT_DATA,)), build_dir, port)
 

@@ -45,13 +45,16 @@ def committed_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory: pytest.TempPathFactory, committed_cache: Path):
-    """The site built once per session from the repo's committed data/: (report, public dir)."""
+    """The site built once per session from the repo's committed data/, every article required
+    as `make build` requires it: (report, public dir)."""
     import generator
     from tests.helpers.site_build import seed_cache
 
     root = tmp_path_factory.mktemp("site")
     seed_cache(root / "build", committed_cache)
-    report = generator.build_site([DATA_DIR], root / "build", root / "public", base_url="/")
+    report = generator.build_site(
+        [DATA_DIR], root / "build", root / "public", base_url="/", require_articles=True
+    )
     return report, root / "public"
 
 
@@ -68,7 +71,9 @@ def subpath_site(tmp_path_factory: pytest.TempPathFactory, committed_cache: Path
 
     root = tmp_path_factory.mktemp("subpath-site")
     seed_cache(root / "build", committed_cache)
-    generator.build_site([DATA_DIR], root / "build", root / "public", base_url=SUBPATH_BASE_URL)
+    generator.build_site(
+        [DATA_DIR], root / "build", root / "public", SUBPATH_BASE_URL, require_articles=True
+    )
     return root / "public"
 
 

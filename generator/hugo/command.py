@@ -9,11 +9,13 @@ import re
 import shutil
 import subprocess
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from generator.hugo.errors import HugoError
+from generator.hugo.left_out import LeftOut
 from generator.hugo.swap import staged
 
 SITE_DIR = Path(__file__).resolve().parents[2] / "site"
@@ -21,6 +23,7 @@ SITE_DIR = Path(__file__).resolve().parents[2] / "site"
 # document is mounted: the generator gives each run page its own asset).
 DEFAULT_BUILD_SOURCE = "../build"
 OVERLAY_NAME = "hugo.overlay.json"
+CONTENT_TARGET = "content"
 _PAGES_STAT = re.compile(r"^\s*Pages\s*[│|]\s*([0-9]+)", re.MULTILINE)
 _ERROR_LINE = re.compile(r"^(?:ERROR|WARN|Error:)\s+(.*)$", re.MULTILINE)
 
@@ -42,8 +45,11 @@ def _site_config() -> dict[str, Any]:
     return tomllib.loads((SITE_DIR / "hugo.toml").read_text())
 
 
-def overlay_mounts(build_dir: Path) -> list[dict[str, Any]]:
-    """site/hugo.toml's mounts with absolute sources, the build dir's redirected.
+def overlay_mounts(
+    build_dir: Path, content: Path | None = None, left_out: Iterable[LeftOut] = ()
+) -> list[dict[str, Any]]:
+    """site/hugo.toml's mounts with absolute sources, the build dir's redirected; the content
+    mount's source is `content` when given, without the articles left out.
 
     Hugo replaces module.mounts wholesale when a later --config file sets it, so the overlay
     must repeat every mount; deriving them from hugo.toml keeps one list to maintain.
@@ -54,9 +60,23 @@ def overlay_mounts(build_dir: Path) -> list[dict[str, Any]]:
         if source.startswith(DEFAULT_BUILD_SOURCE + "/"):
             rest = source.removeprefix(DEFAULT_BUILD_SOURCE + "/")
             mounts.append({**mount, "source": str(Path(build_dir).resolve() / rest)})
+        elif mount["target"] == CONTENT_TARGET:
+            folder = Path(content) if content else SITE_DIR / source
+            mounts.append({**mount, "source": str(folder.resolve())})
+            # The mount's `files` filter: one "! <glob>" entry per article left out.
+            if excluded := [article.excluded for article in left_out]:
+                mounts[-1]["files"] = [*mount.get("files", []), *excluded]
         else:
             mounts.append({**mount, "source": str((SITE_DIR / source).resolve())})
     return mounts
+
+
+def content_dir() -> Path:
+    """The articles' and guide's folder: site/hugo.toml's content mount (content/)."""
+    for mount in _site_config()["module"]["mounts"]:
+        if mount["target"] == CONTENT_TARGET:
+            return (SITE_DIR / str(mount["source"])).resolve()
+    raise HugoError(f"site/hugo.toml mounts no {CONTENT_TARGET} folder")
 
 
 def runs_dirs(data_dirs: list[Path]) -> list[str]:
@@ -64,13 +84,19 @@ def runs_dirs(data_dirs: list[Path]) -> list[str]:
     return [str(Path(data_dir).resolve() / "runs") for data_dir in data_dirs]
 
 
-def write_overlay(data_dirs: list[Path], build_dir: Path) -> Path:
+def write_overlay(
+    data_dirs: list[Path],
+    build_dir: Path,
+    content: Path | None = None,
+    left_out: Iterable[LeftOut] = (),
+) -> Path:
     """Write the overlay config; left untouched when unchanged, since `hugo server` does a full
     rebuild whenever a config file's mtime moves. params.runs_dirs lets a template's error name
-    the run directories actually read (only in build errors, never on a page)."""
+    the run directories actually read (only in build errors, never on a page). The content
+    mount leaves out the articles in left_out (left_out.py)."""
     overlay = (Path(build_dir) / OVERLAY_NAME).resolve()
     config = {
-        "module": {"mounts": overlay_mounts(build_dir)},
+        "module": {"mounts": overlay_mounts(build_dir, content, left_out)},
         "params": {"runs_dirs": ", ".join(runs_dirs(data_dirs))},
     }
     text = json.dumps(config, indent=1)

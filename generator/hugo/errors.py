@@ -1,4 +1,5 @@
-"""Why a site build stopped: bad run data, or Hugo refused the site."""
+"""Why a site build stopped: bad run data, an article the data cannot carry, or Hugo refused
+the site."""
 
 from __future__ import annotations
 
@@ -23,3 +24,14 @@ class InvalidData(BuildError):
 
 class HugoError(BuildError):
     """Hugo is missing or failed; the message is Hugo's own first error line."""
+
+
+class ArticlesLeftOut(BuildError):
+    """Articles need campaigns or runs the data dirs lack, and the build was told to require
+    every article (`mybench build --require-articles`); nothing was published."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines  # per article: its file, the first id it lacks, how many more
+        noun = "article needs" if len(lines) == 1 else "articles need"
+        self.summary = f"{len(lines)} {noun} campaigns or runs the data lacks (--require-articles)"
+        super().__init__(f"{self.summary}: " + "; ".join(lines))

@@ -12,6 +12,10 @@ restarted on the same port: a removed run's page then answers 404, after a cold 
 rare event: new and changed runs are the daily case). Each regeneration logs one line to
 stderr with its seconds (`regenerated ... in N s`); Hugo logs its own rebuilds (`Total in N
 ms`). While serving, bad data is reported and the last good site stays up.
+
+Articles that need runs the data dirs lack are left out as `mybench build` leaves them out
+(left_out.py), each named once on stderr when it goes and when it comes back; Hugo is
+restarted when that set changes, as for a removed run (a page it rendered would stay).
 """
 
 from __future__ import annotations
@@ -28,11 +32,12 @@ from types import FrameType
 from watchfiles import Change, watch
 
 from generator.hugo import site_contract as site
-from generator.hugo.build import generate
+from generator.hugo.build import Generated, generate
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import hugo_command, hugo_env, without_feeds
 from generator.hugo.errors import HugoError, InvalidData
+from generator.hugo.left_out import LeftOut
 
 BIND = "127.0.0.1"
 STEP_MS = 50  # a burst of writes (a campaign writing several runs) is one regeneration
@@ -57,17 +62,21 @@ class _Generator:
     def __init__(self, data_dirs: list[Path], build_dir: Path) -> None:
         self.data_dirs, self.build_dir = data_dirs, build_dir
         self.code = code_version()
+        self.left_out: tuple[LeftOut, ...] = ()
 
-    def __call__(self) -> tuple[int, int, Path]:
+    def __call__(self) -> Generated:
         cache = Cache(self.build_dir / site.CACHE_DIR, self.code)
-        return generate(self.data_dirs, self.build_dir, cache)
+        generated = generate(self.data_dirs, self.build_dir, cache)
+        _report_left_out(self.left_out, generated.left_out)
+        self.left_out = generated.left_out
+        return generated
 
     def again(self) -> bool:
         """Regenerate, logging how long it took; bad data is reported, the site stays as it was
         (and False is returned)."""
         started = time.monotonic()
         try:
-            runs, campaigns, _ = self()
+            runs, campaigns, _, _ = self()
         except (InvalidData, OSError) as error:  # OSError: a file removed while it was read
             print(f"not regenerated: {error}", file=sys.stderr)
             return False
@@ -76,6 +85,17 @@ class _Generator:
             f"regenerated {runs} runs, {campaigns} campaigns in {seconds:.2f} s", file=sys.stderr
         )
         return True
+
+
+def _report_left_out(before: tuple[LeftOut, ...], now: tuple[LeftOut, ...]) -> None:
+    """One line per article newly left out, and per article built again."""
+    pages_before, pages_now = ({article.page for article in side} for side in (before, now))
+    for article in now:
+        if article.page not in pages_before:
+            print(article, file=sys.stderr)
+    for article in before:
+        if article.page not in pages_now:
+            print(f"{article.file}: built again: the runs it needs are here now", file=sys.stderr)
 
 
 def _interrupt(signum: int, frame: FrameType | None) -> None:
@@ -99,7 +119,7 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
     """Preview the site with live reload until Ctrl-C (or SIGTERM); InvalidData if the data
     starts out bad."""
     generator = _Generator(data_dirs, Path(build_dir))
-    _, _, overlay = generator()
+    overlay = generator().overlay
     address = ("--bind", BIND, "--port", str(port or _free_port()))
     command = hugo_command("server", overlay, *address, "--renderToMemory", *without_feeds())
     hugo = _start(command)
@@ -119,10 +139,16 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
             if not changes:
                 continue
             removed |= any(change == Change.deleted for change, _ in changes)
-            if generator.again() and removed:
-                print(
-                    "restarting hugo server: it keeps the pages of removed runs", file=sys.stderr
-                )
+            pages_before = {article.page for article in generator.left_out}
+            if not generator.again():
+                continue
+            # A page Hugo rendered stays until it restarts (a removed run's, an article left
+            # out now); an article built again comes back with that start too, rather than
+            # through Hugo's own reload of a changed config.
+            mounts_moved = {article.page for article in generator.left_out} != pages_before
+            if removed or mounts_moved:
+                why = "removed runs" if removed else "the articles left out changed"
+                print(f"restarting hugo server: {why}", file=sys.stderr)
                 _stop(hugo)
                 hugo = _start(command)
                 removed = False

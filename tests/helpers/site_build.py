@@ -45,9 +45,9 @@ def one_run_data(tmp_path: Path, run_files: list) -> Path:
 def build_with_article(
     tmp_path: Path, body: str, data_dirs: list[Path], base_url: str = "/"
 ) -> Path:
-    """Build data_dirs with one probe article as the only post (in a copy of content/: the
-    committed articles need all of data/, a build several times longer) at base_url (one with
-    a host builds the feeds too); returns public/."""
+    """Build data_dirs with one probe article as the only post (in a copy of content/, without
+    the committed articles, which need all of data/) at base_url (one with a host builds the
+    feeds too); returns public/. The probe is built whatever it names, never left out."""
 
     def probe(posts: Path) -> None:
         article = posts / "probe" / "index.md"
@@ -64,7 +64,21 @@ def build_with_posts(
     base_url: str = "/",
 ) -> Path:
     """Build data_dirs with a copy of content/ whose posts are only what write_posts(posts dir)
-    writes there; returns public/."""
+    writes there; returns public/. Every post is built: one that names a run data_dirs lack
+    fails the build (this writes its own overlay, which leaves no article out)."""
+    content = content_with_posts(tmp_path, write_posts)
+    generate(data_dirs, tmp_path / "build")
+    overlay = tmp_path / "overlay.json"
+    overlay.write_text(
+        json.dumps({"module": {"mounts": overlay_mounts(tmp_path / "build", content)}})
+    )
+    run_build(overlay, tmp_path / "public", base_url)
+    return tmp_path / "public"
+
+
+def content_with_posts(tmp_path: Path, write_posts: Callable[[Path], None]) -> Path:
+    """tmp_path/content: a copy of content/ (the guide, the sections' pages) whose posts are
+    only what write_posts(posts dir) writes there."""
     content = tmp_path / "content"
     shutil.rmtree(content, ignore_errors=True)  # a test may build several probes in turn
     shutil.copytree(REPO / "content", content)
@@ -72,12 +86,4 @@ def build_with_posts(
         if post.is_dir():
             shutil.rmtree(post)
     write_posts(content / "posts")
-    generate(data_dirs, tmp_path / "build")
-    mounts = [
-        {**mount, "source": str(content)} if mount["target"] == "content" else mount
-        for mount in overlay_mounts(tmp_path / "build")
-    ]
-    overlay = tmp_path / "overlay.json"
-    overlay.write_text(json.dumps({"module": {"mounts": mounts}}))
-    run_build(overlay, tmp_path / "public", base_url)
-    return tmp_path / "public"
+    return content

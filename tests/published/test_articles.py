@@ -8,19 +8,17 @@ from __future__ import annotations
 import re
 
 import pytest
-import yaml
 
 from contract import is_ibench, page_segment
 from generator.analysis.hosts import host_of
 from generator.analysis.write_debt import writes
+from generator.articles import SHORTCODE, embedded, front_matter, needed, shortcodes
 from generator.pages.run_label import PRODUCT_NAMES
 from generator.pages.run_terms import TERMS, run_terms
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"
 ARTICLES = sorted(POSTS.glob("*/index.md"))
-SHORTCODE = re.compile(r"\{\{<\s*(\w+)(.*?)>\}\}", re.DOTALL)
-PARAM = re.compile(r'(\w+)="([^"]*)"')
 # Figures a writer might type instead of taking them from the data: percentages, ratios with
 # two decimals, thousands-separated counts, multipliers. Configuration values (sync_binlog=1000,
 # 4 tables, MariaDB 10.11) do not look like these; the trust rules' own constants may be named.
@@ -31,37 +29,12 @@ RULE_CONSTANTS = ("±5 %", "95 %")
 OUTLINE = ("## tl;dr", "## Reproduce")
 
 
-def _front_matter(text: str) -> dict:
-    """The article's front matter, read as Hugo reads it (YAML)."""
-    return yaml.safe_load(text.split("---", 2)[1]) if text.startswith("---") else {}
-
-
-def _shortcodes(text: str) -> list[tuple[str, dict[str, str]]]:
-    return [(name, dict(PARAM.findall(params))) for name, params in SHORTCODE.findall(text)]
-
-
-def _embedded(text: str) -> tuple[set[str], set[str]]:
-    """The run ids and campaign ids an article embeds through its shortcodes and front matter."""
-    shortcodes = _shortcodes(text)
-    runs = {params["run"] for _, params in shortcodes if "run" in params}
-    runs |= {i for _, params in shortcodes for i in params.get("runs", "").split(",") if i}
-    campaigns = {
-        campaign.strip()
-        for _, params in shortcodes
-        for campaign in params.get("campaign", "").split(",")
-        if campaign.strip()
-    }
-    if campaign := _front_matter(text).get("campaign"):
-        campaigns.add(campaign)
-    return runs, campaigns
-
-
 def _cited_workloads(text: str) -> dict[str, set[str]]:
     """For each campaign an article names together with a workload (tables, charts, values,
     profiles), the workloads it takes figures from; a campaign named only as a whole (trust,
     configuration, front matter) takes none of its runs' figures."""
     cited: dict[str, set[str]] = {}
-    for _, params in _shortcodes(text):
+    for _, params in shortcodes(text):
         if "campaign" in params and "workload" in params:
             cited.setdefault(params["campaign"], set()).add(params["workload"])
     return cited
@@ -70,7 +43,7 @@ def _cited_workloads(text: str) -> dict[str, set[str]]:
 def _figure_runs(text: str, runs: list[dict]) -> list[dict]:
     """The runs whose figures an article shows: those it names, and those of the workloads it
     cites from a campaign (all of a campaign's runs when it cites no workload of it)."""
-    ids, campaigns = _embedded(text)
+    campaigns, ids = embedded(text)
     cited = _cited_workloads(text)
 
     def shown(run: dict) -> bool:
@@ -112,7 +85,7 @@ def test_server_terms_are_spelled_as_run_pages_spell_them(article, committed_run
     }
     text = article.read_text()
     for taxonomy, spellings in (("engines", products), ("versions", versions)):
-        for term in _front_matter(text).get(taxonomy, []):
+        for term in front_matter(text).get(taxonomy, []):
             assert term in spellings, f"{article}: {taxonomy} {term!r}, run pages say {spellings}"
 
 
@@ -125,7 +98,7 @@ def test_a_term_on_a_run_term_page_is_spelled_as_the_run_spells_it(article, comm
     for _, run in committed_runs:
         for taxonomy, term in run_terms(run).items():
             spellings[taxonomy, page_segment(term)] = term
-    front = _front_matter(article.read_text())
+    front = front_matter(article.read_text())
     for taxonomy in TERMS:
         for term in front.get(taxonomy, []):
             spelled = spellings.get((taxonomy, page_segment(term)), term)
@@ -138,9 +111,9 @@ def test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs):
     name as run pages give it (generator/analysis/hosts.py), one per machine whose runs the
     article embeds, checked against the data."""
     text = article.read_text()
-    assert "hosts" in _front_matter(text), f"{article}: front matter hosts"
-    terms = set(_front_matter(text)["hosts"])
-    ids, campaigns = _embedded(text)
+    assert "hosts" in front_matter(text), f"{article}: front matter hosts"
+    terms = set(front_matter(text)["hosts"])
+    campaigns, ids = embedded(text)
     hosts = {
         host_of(run)["name"]
         for _, run in committed_runs
@@ -151,21 +124,17 @@ def test_hosts_term_names_the_hosts_its_runs_ran_on(article, committed_runs):
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
 def test_article_embeds_only_committed_runs(article, known_ids):
+    """Every campaign and run the article embeds or links is in data/: `make build` refuses
+    the committed site otherwise (--require-articles), where a build from other data leaves
+    the article out."""
     runs, campaigns = known_ids
     text = article.read_text()
-    if front_campaign := _front_matter(text).get("campaign"):
-        assert front_campaign in campaigns, f"{article}: front matter campaign"
-    embedded = _shortcodes(text)
-    assert embedded, f"{article}: embeds no results"
-    for name, params in embedded:
-        ids = [params["run"]] if "run" in params else []
-        ids += [i for i in params.get("runs", "").split(",") if i]
-        for run_id in ids:
-            assert run_id in runs, f"{article}: {name} embeds run {run_id!r}, not in {DATA_DIR}"
-        if "campaign" in params:
-            assert params["campaign"] in campaigns, (
-                f"{article}: {name} embeds campaign {params['campaign']!r}, not in {DATA_DIR}"
-            )
+    assert shortcodes(text), f"{article}: embeds no results"
+    wanted = needed(text)
+    for campaign in wanted.campaigns:
+        assert campaign in campaigns, f"{article}: campaign {campaign!r}, not in {DATA_DIR}"
+    for run_id in wanted.runs:
+        assert run_id in runs, f"{article}: run {run_id!r}, not in {DATA_DIR}"
 
 
 def _measurement_faults(run: dict) -> list[str]:
@@ -228,7 +197,7 @@ def test_article_follows_the_outline(article):
     text = article.read_text()
     for heading in OUTLINE:
         assert heading in text, f"{article}: missing {heading!r}"
-    names = {name for name, _ in _shortcodes(text)}
+    names = {name for name, _ in shortcodes(text)}
     assert "mycnf" in names and "repro" in names, f"{article}: no full my.cnf or replay commands"
 
 

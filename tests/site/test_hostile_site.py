@@ -12,7 +12,7 @@ import generator
 from generator.hugo import site_contract as site
 from generator.hugo.command import run_build
 from tests.helpers.hostile_runs import FREE_TEXT, SOURCES, hostile_data
-from tests.helpers.site_build import build_with_article
+from tests.helpers.site_build import build_with_article, content_with_posts
 
 pytestmark = pytest.mark.site
 
@@ -79,9 +79,14 @@ def test_hugo_names_the_run_page_file_it_cannot_read(tmp_path):
 
 
 def test_a_missing_campaign_names_the_run_directory_read(tmp_path):
+    """A build leaves out an article that names a campaign its data lacks (left_out.py), but a
+    page elsewhere that does so fails the build, Hugo's message naming the directory read."""
     data = hostile_data(tmp_path)
-    with pytest.raises(generator.HugoError) as raised:  # the committed articles need data/
-        generator.build_site([data], tmp_path / "build", tmp_path / "public")
+    content = content_with_posts(tmp_path, lambda posts: None)
+    probe = '---\ntitle: Probe\n---\n{{< trust campaign="no-such-campaign" >}}\n'
+    (content / "guide" / "probe.md").write_text(probe)
+    with pytest.raises(generator.HugoError) as raised:
+        generator.build_site([data], tmp_path / "build", tmp_path / "public", content=content)
     assert f"among the runs in {(data / 'runs').resolve()} (" in str(raised.value)
     assert not (tmp_path / "public").exists()
 
