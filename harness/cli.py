@@ -31,7 +31,7 @@ from harness.importing.landing import Arrival, land
 from harness.importing.merge import gather
 from harness.importing.sidecar import plan_logs
 from harness.importing.sources import read_source
-from harness.importing.summary_table import import_table
+from harness.importing.summary_table import ThreadsDefault, import_table
 from harness.importing.sysbench_logs import import_logs
 from harness.measure import storage as measured_storage
 from harness.reproduce import plan as reproduction
@@ -553,6 +553,16 @@ def import_sysbench(context: click.Context, files: tuple[Path, ...], **options: 
     help="The date they were published (YYYY-MM-DD).",
 )
 @click.option("--note", help="A note shown with the runs.")
+@click.option(
+    "--threads",
+    type=Count(1),
+    help="The thread level of every row, for a table without a threads column.",
+)
+@click.option(
+    "--threads-source",
+    metavar="TEXT",
+    help='Where the source states --threads (shown with the runs), e.g. "the post: 1 client".',
+)
 @server_options
 @click.pass_context
 def import_table_(
@@ -561,12 +571,16 @@ def import_table_(
     url: str | None,
     published: str | None,
     note: str | None,
+    threads: int | None,
+    threads_source: str | None,
     data_dir: Path,
     my_cnf: Path | None,
     **facts: str | None,
 ) -> None:
-    """Import a CSV of summary figures: one run per campaign, variant and workload."""
+    """Import a CSV of summary figures: one run per campaign, host, variant and workload."""
     with reported_errors():
+        if (threads is None) != (threads_source is None):
+            fail("--threads and --threads-source go together: the level, and where it is stated")
         provenance = Provenance(
             "summary-table",
             import_command(context),
@@ -575,7 +589,8 @@ def import_table_(
             note=note,
         )
         server_cnf = read_source(my_cnf) if my_cnf is not None else None
-        arrivals = import_table(read_source(csv_file), facts, server_cnf, provenance)
+        given = ThreadsDefault(threads, threads_source) if threads and threads_source else None
+        arrivals = import_table(read_source(csv_file), facts, server_cnf, provenance, given)
         land_and_report(arrivals, data_dir)
 
 

@@ -300,6 +300,7 @@ def ratio_table(
         "base": variants[0],
         # Every base, in order: more than one when each host of a fleet is its own base.
         "bases": list(dict.fromkeys(base_of.values())),
+        "base_of": base_of,
         "variants": variants,
         "most_repeats": most_repeats(rows),
         "evidence": evidence,

@@ -96,7 +96,7 @@ def compared_cells(summary: dict[str, Any]) -> Iterator[tuple[Difference, dict[s
                 kind,
                 name,
                 cell["variant"],
-                table["base"],
+                table["base_of"][cell["variant"]],
                 metric,
                 threads,
                 cell["verdict"],
@@ -201,7 +201,11 @@ def quiet(summary: dict[str, Any], found: list[Finding]) -> list[Quiet]:
     loud |= {("sweep", variant) for table, variant in loud if table == "suite"}
     columns = []
     if summary["workloads"]:  # the thread sweeps and suite tables compare the variants
-        columns += [("sweep", variant, summary["base"]) for variant in summary["variants"][1:]]
+        columns += [
+            ("sweep", variant, summary["base_of"][variant])
+            for variant in summary["variants"]
+            if variant not in summary["bases"]
+        ]
     columns += [  # a fleet's hosts against the first, variant by variant
         ("hosts", variant, table["base"])
         for workload in summary["workloads"]

@@ -103,8 +103,9 @@ def summarize_campaign(
         "ended_at": max(run["ended_at"] for run in runs),
         "variants": variants,
         "base": variants[0],
-        # A fleet's hosts are each their own base: every base, in order.
+        # A fleet's hosts are each their own base: every base, in order, and each variant's.
         "bases": list(dict.fromkeys(bases.values())) or [variants[0]],
+        "base_of": {variant: bases.get(variant, variants[0]) for variant in variants},
         "run_ids": sorted(run["id"] for run in runs),
         "hosts": hosts_of(sorted(runs, key=lambda run: (run["started_at"], run["id"]))),
         "workloads": workloads,

@@ -20,7 +20,7 @@ from typing import Any
 from contract import RunDocument, sysbench_steps
 from generator.analysis.evidence import BADGES, NO_STEADY_STATE, SUMMARY, evidence_of
 from generator.analysis.ratios import shown_metrics
-from generator.pages.numbers import MISSING, format_number
+from generator.pages.numbers import MISSING, format_fixed, format_number
 
 KINDS = {
     "sysbench-log": "sysbench output, read by mybench import sysbench",
@@ -30,6 +30,8 @@ KINDS = {
 OTHER_THROUGHPUT = (("QPS", ("qps", "total")), ("rows/s", ("rows_per_s",)))
 # A per-second latency series, named by its percentile (harness/workloads/sysbench/output.py).
 LATENCY_SERIES = re.compile(r"p([0-9]+)_ms")
+# How a printed ratio's metric is named in the step table's header.
+PRINTED_LABELS = {"tps": "TPS", "qps": "QPS", "rows_per_s": "rows/s"}
 # Step columns an imported run may hold: (header, path in the step).
 STEP_COLUMNS = (
     ("TPS", ("tps",)),
@@ -67,15 +69,31 @@ def step_table(run: RunDocument) -> dict[str, Any]:
     shown = [
         (h, path) for h, path in STEP_COLUMNS if any(figure_at(s, path) is not None for s in steps)
     ]
+    printed = sorted({metric for step in steps for metric in step.get("printed_ratios", {})})
     rows = [
-        [str(step["threads"]), *(format_number(figure_at(step, path)) for _, path in shown)]
+        [
+            str(step["threads"]),
+            *(format_number(figure_at(step, path)) for _, path in shown),
+            *(_printed_ratio(step.get("printed_ratios", {}).get(metric)) for metric in printed),
+        ]
         for step in steps
     ]
     return {
-        "columns": ["threads", *(header for header, _ in shown)],
+        "columns": [
+            "threads",
+            *(header for header, _ in shown),
+            *(f"{PRINTED_LABELS[metric]} ratio as printed" for metric in printed),
+        ],
         "rows": rows,
         "missing": any(MISSING in row for row in rows),
     }
+
+
+def _printed_ratio(printed: dict[str, Any] | None) -> str:
+    """A ratio as the source printed it, and what it divides by: "0.80 (to v1)"."""
+    if printed is None:
+        return MISSING
+    return f"{format_fixed(printed['value'], printed['decimals'])} (to {printed['base']})"
 
 
 def recorded(run: RunDocument) -> dict[str, bool]:
@@ -151,6 +169,11 @@ def origin_facts(run: RunDocument) -> dict[str, Any] | None:
         "url": origin.get("url"),
         "published": origin.get("published"),
         "note": origin.get("note"),
+        # Values set for every row at import, with where the source states them.
+        "assumed": [
+            f"{name} {given['value']} ({given['source']})"
+            for name, given in origin.get("assumed", {}).items()
+        ],
         "recorded": has,
         "not_recorded": not_recorded(run, has),
         "steady_state": None if has["series"] else NO_STEADY_STATE[evidence],

@@ -11,6 +11,8 @@ figures so that every number a test checks is set in this file.
   other variants were imported, one from a sysbench log and one from a published table.
 - `qps_campaign`: a published table in QPS alone, as Callaghan prints his: two variants, one
   test at one client, no TPS.
+- `TWO_HOSTS`: a CSV as a post prints a table for two machines (options, a note, printed
+  ratios, one printed wrong), imported with `TWO_HOST_OPTIONS` by `mybench import table`.
 - `percentile_log_run`: the recorded log written with --percentile=99 --report-interval=1
   (tests/fixtures/sysbench/import), read by the importer's parser: 15 seconds of series whose
   latency is p99_ms.
@@ -54,6 +56,23 @@ QPS_CAMPAIGN = "qps-probe-20171109-000000"
 QPS_WORKLOAD = "update-one"
 # variant -> (version, QPS at 1 client): Callaghan's update-one figures for 5.0.96 and 8.0.3.
 QPS_FIGURES = {"mysql-5-0": ("5.0.96", 21117.0), "mysql-8-0": ("8.0.3", 9920.0)}
+
+# A post's table as printed for two machines: one test at two range sizes, a test run before the
+# others, the QPS and the ratio to the first release beside it, and no thread column (the post
+# says "1 client" in its text). The ratio of v2 on host "Box B" is printed wrong on purpose.
+TWO_HOSTS = """campaign,host,variant,workload,options,workload_note,qps,qps_ratio,server_version
+post-2017,Box A,v1,read-write,--range-size=100,,1000,1.00,5.0.96
+post-2017,Box A,v2,read-write,--range-size=100,,900,0.90,8.0.3
+post-2017,Box A,v1,read-write,--range-size=10000,,200,1.00,5.0.96
+post-2017,Box A,v2,read-write,--range-size=10000,,210,1.05,8.0.3
+post-2017,Box A,v1,point-query.pre,,Run before the writes.,5000,1.00,5.0.96
+post-2017,Box A,v2,point-query.pre,,Run before the writes.,4000,0.80,8.0.3
+post-2017,Box B,v1,read-write,--range-size=100,,1100,1.00,5.0.96
+post-2017,Box B,v2,read-write,--range-size=100,,770,0.80,8.0.3
+"""
+TWO_HOST_OPTIONS = ["--product", "mysql", "--published", "2017-11-09",
+                    "--threads", "1", "--threads-source", "the post: 1 client"]  # fmt: skip
+TWO_HOSTS_CAMPAIGN = "post-2017-20171109-000000"
 
 PERCENTILE_CAMPAIGN = "p99-probe-20261127-000000"
 PERCENTILE_LOG = FIXTURES / "sysbench" / "import" / "oltp_read_only_2thr_p99_15s.txt"

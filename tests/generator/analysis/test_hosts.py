@@ -7,7 +7,13 @@ import copy
 import pytest
 
 import contract
-from generator.analysis.hosts import cpu_name, host_of, hosts_of, same_variant_across_hosts
+from generator.analysis.hosts import (
+    cpu_name,
+    host_bases,
+    host_of,
+    hosts_of,
+    same_variant_across_hosts,
+)
 
 MIB = 2**20
 
@@ -142,3 +148,20 @@ def test_one_host_or_one_variant_gives_no_host_against_host_tables(run):
     unlabelled = [copy.deepcopy(run)]
     for runs in (one_host, one_variant, unlabelled):
         assert same_variant_across_hosts([doc["variant"] for doc in runs], runs) == {}
+
+
+def test_each_fleet_host_is_the_base_of_its_own_variants(run):
+    runs = [
+        _fleet_run(run, label, variant)
+        for label in ("Rack 3 (2)", "bench-1")
+        for variant in ("base", "tuned")
+    ]
+    variants = [doc["variant"] for doc in runs]
+    assert host_bases(variants, runs) == {
+        "rack-3-2.base": "rack-3-2.base",
+        "rack-3-2.tuned": "rack-3-2.base",
+        "bench-1.base": "bench-1.base",
+        "bench-1.tuned": "bench-1.base",
+    }
+    one_host = runs[:2]
+    assert host_bases(variants[:2], one_host) == {}

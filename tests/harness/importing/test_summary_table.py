@@ -15,6 +15,7 @@ from click.testing import CliRunner
 import contract
 from harness.cli import main
 from tests.harness.importing.test_sysbench_logs import tree
+from tests.helpers.imported_runs import TWO_HOST_OPTIONS, TWO_HOSTS
 
 # Invented figures, as a blog post's table would give them.
 TABLE = """campaign,variant,workload,threads,qps,tps,p95_ms,server_version
@@ -109,23 +110,6 @@ def test_bad_input_is_one_line_with_file_and_line_and_nothing_written(tmp_path, 
     (line,) = output.strip().splitlines()
     assert line.startswith(f"error: {bad}{expected}")
     assert tree(data) == before
-
-
-# A post's table as printed for two machines: one test at two range sizes, a test run before the
-# others, the QPS and the ratio to the first release beside it, and no thread column (the post
-# says "1 client" in its text). The ratio of v2 on host "Box B" is printed wrong on purpose.
-TWO_HOSTS = """campaign,host,variant,workload,options,workload_note,qps,qps_ratio,server_version
-post-2017,Box A,v1,read-write,--range-size=100,,1000,1.00,5.0.96
-post-2017,Box A,v2,read-write,--range-size=100,,900,0.90,8.0.3
-post-2017,Box A,v1,read-write,--range-size=10000,,200,1.00,5.0.96
-post-2017,Box A,v2,read-write,--range-size=10000,,210,1.05,8.0.3
-post-2017,Box A,v1,point-query.pre,,Run before the writes.,5000,1.00,5.0.96
-post-2017,Box A,v2,point-query.pre,,Run before the writes.,4000,0.80,8.0.3
-post-2017,Box B,v1,read-write,--range-size=100,,1100,1.00,5.0.96
-post-2017,Box B,v2,read-write,--range-size=100,,770,0.80,8.0.3
-"""
-TWO_HOST_OPTIONS = ["--product", "mysql", "--published", "2017-11-09",
-                    "--threads", "1", "--threads-source", "the post: 1 client"]  # fmt: skip
 
 
 def test_a_two_host_table_with_options_and_printed_ratios_imports_as_published(tmp_path):
