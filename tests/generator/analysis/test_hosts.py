@@ -129,12 +129,18 @@ def _fleet_run(run, label: str, variant: str) -> dict:
     return copied
 
 
-def test_a_fleet_s_variants_are_compared_host_against_host(run):
-    runs = [
+@pytest.fixture
+def fleet(run) -> list[dict]:
+    """Two hosts of a fleet, each running the variants base and tuned."""
+    return [
         _fleet_run(run, label, variant)
         for label in ("Rack 3 (2)", "bench-1")
         for variant in ("base", "tuned")
     ]
+
+
+def test_a_fleet_s_variants_are_compared_host_against_host(fleet):
+    runs = fleet
     variants = [doc["variant"] for doc in runs]
     assert same_variant_across_hosts(variants, runs) == {
         "base": ["rack-3-2.base", "bench-1.base"],
@@ -150,12 +156,8 @@ def test_one_host_or_one_variant_gives_no_host_against_host_tables(run):
         assert same_variant_across_hosts([doc["variant"] for doc in runs], runs) == {}
 
 
-def test_each_fleet_host_is_the_base_of_its_own_variants(run):
-    runs = [
-        _fleet_run(run, label, variant)
-        for label in ("Rack 3 (2)", "bench-1")
-        for variant in ("base", "tuned")
-    ]
+def test_each_fleet_host_is_the_base_of_its_own_variants(fleet):
+    runs = fleet
     variants = [doc["variant"] for doc in runs]
     assert host_bases(variants, runs) == {
         "rack-3-2.base": "rack-3-2.base",
