@@ -1,5 +1,6 @@
 """The charts' two style rules, shared by the static SVG drawings (figures/svg.py) and the
-Plotly charts, which js/chart-style.js styles by the same rules in the browser:
+Plotly charts, which js/chart-style.js styles by the same rules in the browser, from the same
+constants (site/assets/js/chart-style.json):
 
 - one hue per series group: traces sharing a `legendgroup` (a variant's passes, an Insert
   Benchmark role's rate and its worst response time) take one colour and tell themselves apart
@@ -12,21 +13,24 @@ Plotly charts, which js/chart-style.js styles by the same rules in the browser:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator
 from itertools import count
+from pathlib import Path
 from typing import Any
 
-# Okabe-Ito, colour-blind safe; its black is grey here, readable on either theme.
-COLORWAY = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#7f7f7f", "#F0E442"]
-DASHES = ["solid", "dash", "dot", "dashdot", "longdash", "longdashdot"]
-MANTISSAS = (
-    (1.0,),
-    (1.0, 2.0, 5.0),
-    (1.0, 2.0, 3.0, 5.0),
-    (1.0, 1.5, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0),
+# One file for both sides (js/chart-style.js imports it): the Okabe-Ito palette, colour-blind
+# safe, its black grey here to read on either theme; the dash order; the log-tick mantissas.
+_SHARED = json.loads(
+    (
+        Path(__file__).resolve().parents[2] / "site" / "assets" / "js" / "chart-style.json"
+    ).read_text()
 )
-MIN_TICKS, MAX_TICKS = 5, 10
+COLORWAY: list[str] = _SHARED["colorway"]
+DASHES: list[str] = _SHARED["dashes"]
+MANTISSAS = tuple(tuple(float(m) for m in mantissas) for mantissas in _SHARED["log_mantissas"])
+MIN_TICKS, MAX_TICKS = _SHARED["log_ticks"]["min"], _SHARED["log_ticks"]["max"]
 
 
 def group_slots(traces: list[dict[str, Any]]) -> list[tuple[int, int]]:

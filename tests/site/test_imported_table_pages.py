@@ -87,7 +87,9 @@ def test_a_printed_ratio_its_figures_contradict_is_named_on_page_and_in_the_arti
         " (QPS 770 ÷ 1,100 for box-b.v1)."
     )
     campaign = _text((public / "campaigns" / CAMPAIGN / "index.html").read_text())
-    assert "7 of them follow from its own figures at the precision printed, 1 does not." in campaign
+    assert (
+        "7 of them follow from its own figures at the precision printed, 1 does not." in campaign
+    )
     assert finding in campaign
     article = (public / "posts" / "probe" / "index.html").read_text()
     assert finding in _text(article)

@@ -5,12 +5,15 @@
 // - log axes labelled with whole numbers at 1, 2, 5 * 10^n (or coarser, or finer, so that 5 to
 //   10 ticks show), where Plotly would write 200 as a bare "2".
 
-// Okabe-Ito, colour-blind safe; its black is grey here, readable on either theme.
-export const COLORWAY = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#7f7f7f', '#F0E442'];
-export const DASHES = ['solid', 'dash', 'dot', 'dashdot', 'longdash', 'longdashdot'];
-const MANTISSAS = [[1], [1, 2, 5], [1, 2, 3, 5], [1, 1.5, 2, 3, 4, 5, 6, 8]];
-const MIN_TICKS = 5;
-const MAX_TICKS = 10;
+// The constants live in chart-style.json, which generator/figures/style.py reads too: one
+// palette, one dash order and one set of tick mantissas for both sides.
+import style from './chart-style.json';
+
+export const COLORWAY = style.colorway;
+export const DASHES = style.dashes;
+const MANTISSAS = style.log_mantissas;
+const MIN_TICKS = style.log_ticks.min;
+const MAX_TICKS = style.log_ticks.max;
 
 // [hue index, dash index] per trace, in order.
 export function groupSlots(traces) {
