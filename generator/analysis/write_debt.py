@@ -49,13 +49,12 @@ from __future__ import annotations
 from typing import Any, cast
 
 from contract import RunDocument, Step, sysbench_steps, whole_number
+from contract.write_debt_limits import SETTLED_SHARE, redo_capacity_bytes
 from generator.analysis import stats as _stats
 
 KB_PER_MB = 1024
 REDO_MIN_KB = 1024  # under 1 MB of redo in the kept window: background work, not writes
 CLIMB_SHARE = 0.05
-SETTLED_SHARE = 0.05
-DIRTY_SETTLED_SHARE = 0.01
 EQUILIBRIUM_SHARE = 0.5
 ASYNC_SHARE = 0.9 * 0.9 * 7 / 8
 SYNC_SHARE = 0.9 * 0.9
@@ -68,11 +67,9 @@ def _variable(run: RunDocument, name: str) -> int | None:
 
 
 def redo_capacity_kb(run: RunDocument) -> float | None:
-    """innodb_log_file_size x innodb_log_files_in_group in KB; None when not recorded."""
-    size = _variable(run, "innodb_log_file_size")
-    if size is None:
-        return None
-    return size * (_variable(run, "innodb_log_files_in_group") or 1) / 1024
+    """The redo log's capacity (contract.write_debt_limits) in KB; None when not recorded."""
+    capacity = redo_capacity_bytes(run["server"].get("variables", {}))
+    return None if capacity is None else capacity / 1024
 
 
 def _pool_pages(run: RunDocument) -> float | None:

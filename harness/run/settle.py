@@ -7,8 +7,9 @@ The wait sets innodb_max_dirty_pages_pct to 0 (InnoDB then flushes every dirty p
 checkpoint follows the flushed pages), waits until the checkpoint age is at most SETTLED_SHARE
 of the redo log capacity (innodb_log_file_size x innodb_log_files_in_group) and the dirty pages
 at most DIRTY_SETTLED_SHARE of the buffer pool's pages, or until the timeout, then puts the
-setting back. Both shares are generator/analysis/write_debt.py's, the start it judges a write
-step by: a step the harness settled starts where that judgement calls it settled. A timeout is
+setting back. Both shares and the capacity are contract/write_debt_limits.py's, which the
+generator judges a write step's start by: a step the harness settled starts where that
+judgement calls it settled. A timeout is
 no failure: the run goes on, and its document says the wait timed out and where the debt stood.
 After a read-only step the debt is already under both limits: the first reading ends the wait.
 
@@ -26,7 +27,7 @@ from collections.abc import Callable
 import pymysql
 
 from contract.settle_wait import wait_command
-from generator.analysis.write_debt import DIRTY_SETTLED_SHARE, SETTLED_SHARE
+from contract.write_debt_limits import DIRTY_SETTLED_SHARE, SETTLED_SHARE, redo_capacity_bytes
 from harness.measure.counters import status_number
 
 RULE = "checkpoint"
@@ -85,8 +86,8 @@ def settle(
 
         before = _debt(cursor)
         record: dict = {"rule": RULE, "timeout_s": timeout_s, "before": before}
-        log_size = int(_variable(cursor, "innodb_log_file_size") or 0)
-        capacity = log_size * int(_variable(cursor, "innodb_log_files_in_group") or 1)
+        sizes = ("innodb_log_file_size", "innodb_log_files_in_group")
+        capacity = redo_capacity_bytes({name: _variable(cursor, name) for name in sizes}) or 0
         pool_pages = status_number(cursor, "Innodb_buffer_pool_pages_total") or 0
         if before["checkpoint_age_kb"] is None or capacity == 0:
             record["note"] = "the server reports no Innodb_checkpoint_age: not waited"
