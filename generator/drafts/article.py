@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from contract import RunDocument, is_ibench
+from contract.text_templates import text_templates
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.ratios import METRICS, QPS_METRIC, variant_order
@@ -23,7 +24,6 @@ from generator.pages.ibench import run_report
 from generator.pages.pfs_waits import is_waits_pass
 from generator.pages.run_label import PRODUCT_NAMES
 from generator.pages.suite import EFFICIENCY, THROUGHPUT
-from generator.text_templates import text_templates
 
 # Shown at each place the author writes; the guide tells to replace them all before publishing.
 PLACEHOLDER = "✍ Your analysis:"

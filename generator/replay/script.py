@@ -18,13 +18,13 @@ from typing import TypedDict
 
 from contract import RunDocument
 from contract.replay_variables import PRISTINE, reference
+from contract.text_templates import text_templates
 from generator.replay.commands import (
     ReplayCommand,
     admin_client,
     start_commands,
     tuned_my_cnf,
 )
-from generator.text_templates import text_templates
 
 _TEMPLATES = text_templates(Path(__file__).parent / "templates")
 # A basedir inside a checkout (fetched by `mybench server fetch`) is found under the reader's REPO.

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.text_templates import text_templates
+from contract.text_templates import text_templates
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
 from harness.servers.mycnf import OptionValue

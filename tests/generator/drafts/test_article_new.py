@@ -10,8 +10,8 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 
+from contract.text_templates import text_templates
 from generator.drafts.article import PLACEHOLDER, render_draft, write_draft
-from generator.text_templates import text_templates
 from harness.cli import main
 from tests.helpers.paths import REPO
 from tests.helpers.site_build import data_of
