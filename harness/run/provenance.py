@@ -37,7 +37,7 @@ from harness import PROJECT_ROOT, __version__
 from harness.errors import UserError
 
 # Paths (git pathspecs, relative to the project root) whose changes make a tree dirty.
-INPUTS = ("harness", "contract", "campaigns", "data/schema", "pyproject.toml")
+INPUTS = ("cli", "harness", "contract", "campaigns", "data/schema", "pyproject.toml")
 # The project's workload code whose hashes the snapshot lists, by folder and suffix.
 WORKLOAD_CODE = (
     ("harness/workloads/sysbench/lua", ".lua"),

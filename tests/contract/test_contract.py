@@ -16,7 +16,7 @@ REAL_RUNS = sorted((DATA / "runs").glob("*.json"))
 
 def mybench(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "harness.cli", *args], capture_output=True, text=True, check=False
+        [sys.executable, "-m", "cli", *args], capture_output=True, text=True, check=False
     )
 
 

@@ -143,7 +143,7 @@ def _edit(run_file: Path, where: tuple, value: object) -> None:
 
 def _validate(data_dir: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "harness.cli", "validate", str(data_dir)],
+        [sys.executable, "-m", "cli", "validate", str(data_dir)],
         capture_output=True,
         text=True,
         check=False,
@@ -205,7 +205,7 @@ def _reproduce(run_file: Path, results: Path) -> subprocess.CompletedProcess[str
         [
             sys.executable,
             "-m",
-            "harness.cli",
+            "cli",
             "reproduce",
             str(run_file),
             "--results",

@@ -73,7 +73,7 @@ def write_campaign(
 
 def mybench_run(tmp_path: Path, campaign: Path) -> list[str]:
     """`mybench run` with results in tmp_path/data and sandboxes in tmp_path/work."""
-    return [sys.executable, "-m", "harness.cli", "run", str(campaign),
+    return [sys.executable, "-m", "cli", "run", str(campaign),
             "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
 
 

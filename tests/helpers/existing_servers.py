@@ -84,7 +84,7 @@ table_size = 500
 def run_campaign(box: Sandbox, tmp_path: Path, option: str) -> subprocess.CompletedProcess:
     campaign = tmp_path / "existing.toml"
     campaign.write_text(EXISTING_CAMPAIGN.format(port=box.port, env=PASSWORD_ENV, option=option))
-    argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
+    argv = [sys.executable, "-m", "cli", "run", str(campaign),
             "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from harness.cli import main
+from cli.main import main
 from tests.helpers.paths import FIXTURE_RUNS, FIXTURES
 
 # A campaign of two variants, so that a campaign page with its ratio table is built too.

@@ -14,7 +14,7 @@ from tests.helpers.paths import REPO
 
 # What `mybench run` needs: the CLI imports the generator, the harness validates against the
 # schema, and .gitignore keeps the results' neighbours (caches) out of git's view.
-COPIED = ("harness", "contract", "generator", "data/schema", "campaigns", "pyproject.toml")
+COPIED = ("cli", "harness", "contract", "generator", "data/schema", "campaigns", "pyproject.toml")
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 
@@ -43,7 +43,7 @@ def project_copy(tmp_path: Path) -> Path:
 
 
 # `mybench` as the copy's code: run it with the copy as the working directory.
-MYBENCH = [sys.executable, "-m", "harness.cli"]
+MYBENCH = [sys.executable, "-m", "cli"]
 
 
 def run_in(copy: Path, *args: str) -> subprocess.CompletedProcess:

@@ -16,7 +16,7 @@ import click
 import pytest
 import yaml
 
-from harness.cli import main
+from cli.main import main
 from harness.run.document import fleet_campaign_id
 from tests.helpers.paths import REPO
 from tests.project.test_workflows import WORKFLOWS_DIR, run_scripts

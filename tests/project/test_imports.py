@@ -1,4 +1,5 @@
-"""Every module of the project's packages imports on its own, and none imports itself back.
+"""Every module of the project's packages imports on its own, none imports itself back, and
+each package imports only the layers below it (LAYERS).
 
 Each module is imported in a process of its own that holds no project module, forked from one
 that has imported the outside modules the project names (tests/helpers/import_alone.py), so
@@ -20,7 +21,7 @@ from pathlib import Path
 
 from tests.helpers.paths import REPO
 
-PACKAGES = ("harness", "generator", "contract")
+PACKAGES = ("cli", "harness", "generator", "contract")
 IMPORT_TIMEOUT_S = 600  # every module, two at a time on a 2-vCPU machine
 
 
@@ -186,6 +187,28 @@ def test_no_import_cycle() -> None:
     found = cycles(import_graph())
 
     assert not found, "import cycles:\n" + "\n".join("  " + " -> ".join(cycle) for cycle in found)
+
+
+# Which packages each may import: the contract is the base both halves stand on, the harness
+# measures and the generator publishes without knowing of each other, and only the command
+# line joins them.
+LAYERS = {
+    "contract": set(),
+    "harness": {"contract"},
+    "generator": {"contract"},
+    "cli": {"contract", "harness", "generator"},
+}
+
+
+def test_packages_import_only_the_layers_below_them() -> None:
+    crossings = sorted(
+        f"{module} imports {target}"
+        for module, targets in import_graph().items()
+        for target in targets
+        if (top := target.split(".")[0]) != (own := module.split(".")[0])
+        and top not in LAYERS[own]
+    )
+    assert crossings == []
 
 
 def test_cycle_check_sees_every_kind_of_import(tmp_path: Path) -> None:

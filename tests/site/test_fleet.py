@@ -42,7 +42,7 @@ table_size = 200
 
 
 def mybench(*args: str | Path) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "harness.cli", *map(str, args)]
+    argv = [sys.executable, "-m", "cli", *map(str, args)]
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
 
 

@@ -37,7 +37,7 @@ FIRST_TPS = re.compile(r"^(\[ 1s \] .*? tps: )\S+", re.MULTILINE)  # a log's fir
 
 
 def mybench(*args: str | Path) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "harness.cli", *map(str, args)]
+    argv = [sys.executable, "-m", "cli", *map(str, args)]
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=600)
 
 

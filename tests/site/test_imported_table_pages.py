@@ -13,7 +13,7 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from harness.cli import main
+from cli.main import main
 from tests.helpers.imported_runs import TWO_HOST_OPTIONS, TWO_HOSTS, TWO_HOSTS_CAMPAIGN
 from tests.helpers.site_build import build_with_article
 

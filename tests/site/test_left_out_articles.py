@@ -22,9 +22,9 @@ import pytest
 from click.testing import CliRunner
 
 import generator
+from cli.main import main
 from generator import articles
 from generator.hugo.left_out import article_pages
-from harness.cli import main
 from tests.helpers.paths import FIXTURE_RUNS, REPO
 from tests.helpers.site_build import content_with_posts
 
@@ -217,7 +217,7 @@ def test_mybench_serve_leaves_out_as_build_does(tmp_path, some_runs):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     log = tmp_path / "serve.log"
-    argv = [sys.executable, "-m", "harness.cli", "serve", "--data", str(some_runs),
+    argv = [sys.executable, "-m", "cli", "serve", "--data", str(some_runs),
             "--out", str(tmp_path / "build"), "--port", str(port)]  # fmt: skip
     with log.open("w") as out:
         serve = subprocess.Popen(

@@ -10,9 +10,9 @@ import jinja2
 import pytest
 from click.testing import CliRunner
 
+from cli.main import main
 from contract.text_templates import text_templates
 from generator.drafts.article import PLACEHOLDER, render_draft, write_draft
-from harness.cli import main
 from tests.helpers.paths import REPO
 from tests.helpers.site_build import data_of
 from tests.helpers.suite_runs import SERIES_CAMPAIGN, release_series, template_run

@@ -81,7 +81,7 @@ class Served:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
         self.base = f"http://127.0.0.1:{self.port}"
-        argv = [sys.executable, "-m", "harness.cli", "serve", "--data", str(DATA_DIR),
+        argv = [sys.executable, "-m", "cli", "serve", "--data", str(DATA_DIR),
                 "--data", str(root / "data"), "--out", str(self.build_dir),
                 "--port", str(self.port)]  # fmt: skip
         with self.log.open("w") as log:

@@ -84,7 +84,7 @@ def test_validate_prints_one_line_per_problem_naming_both_files(tmp_path):
     ]
     first, second, third = edited_runs(tmp_path, edits)
     result = subprocess.run(
-        [sys.executable, "-m", "harness.cli", "validate", str(tmp_path / "data")],
+        [sys.executable, "-m", "cli", "validate", str(tmp_path / "data")],
         capture_output=True,
         text=True,
         check=False,

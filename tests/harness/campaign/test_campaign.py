@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from cli.main import main
 from harness.campaign.load import load_campaign, with_host_label
-from harness.cli import main
 from harness.errors import UserError
 from tests.helpers.campaign_files import HEAD, write
 from tests.helpers.paths import REPO

@@ -9,9 +9,9 @@ import pytest
 from click.testing import CliRunner
 
 import contract
+from cli.main import main
 from harness.campaign.load import load_campaign
 from harness.campaign.new import PRESETS, Overrides, parse_variant, write_campaign
-from harness.cli import main
 from harness.errors import UserError
 from tests.helpers.cli_runs import run_cli
 from tests.helpers.paths import CAMPAIGNS_DIR

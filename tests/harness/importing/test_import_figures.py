@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from harness.cli import main
+from cli.main import main
 from tests.harness.importing.test_sysbench_logs import FACTS, LOGS, tree
 from tests.helpers.hostile_numbers import ARABIC_FIVE, ARABIC_THREE_POINT_FIVE, FULL_WIDTH_TWELVE
 

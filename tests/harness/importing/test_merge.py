@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import contract
-from harness.cli import main
+from cli.main import main
 from tests.harness.importing.test_sysbench_logs import tree
 from tests.helpers import paths
 from tests.helpers.profiled_runs import profiled
@@ -145,7 +145,7 @@ def test_imported_runs_merge_like_measured_ones(tmp_path):
 def test_a_disk_that_fills_midway_keeps_none_of_the_merge(tmp_path):
     """1.3 MB of runs onto 512 KB: the first runs land, the next cannot, and those are removed."""
     with small_tmpfs(tmp_path / "data", "512k") as results:
-        command = [sys.executable, "-m", "harness.cli", "import", "runs",
+        command = [sys.executable, "-m", "cli", "import", "runs",
                    str(paths.FIXTURE_RUNS), "--data", str(results.path)]  # fmt: skip
         done = subprocess.run(
             [*results.prefix, *command], check=False, capture_output=True, text=True

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import contract
-from harness.cli import main
+from cli.main import main
 from tests.harness.importing.test_sysbench_logs import tree
 from tests.helpers.imported_runs import TWO_HOST_OPTIONS, TWO_HOSTS
 

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 import contract
-from harness.cli import main
+from cli.main import main
 from tests.helpers import paths
 from tests.helpers.hostile_runs import HOSTILE_FILE_NAMES, hostile_import
 

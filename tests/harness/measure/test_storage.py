@@ -143,7 +143,7 @@ def test_a_read_only_filesystem_is_refused_naming_it(tmp_path):
 
 def _mybench(*argv: str, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "harness.cli", *argv],
+        [sys.executable, "-m", "cli", *argv],
         capture_output=True,
         text=True,
         check=False,

@@ -84,7 +84,7 @@ def test_a_basedir_of_another_version_is_refused(tmp_path):
 
 
 def test_the_cli_prints_one_line_naming_the_run(tmp_path):
-    argv = [sys.executable, "-m", "harness.cli", "reproduce", "no-such-run",
+    argv = [sys.executable, "-m", "cli", "reproduce", "no-such-run",
             "--data", str(tmp_path), "--results", str(tmp_path / "results")]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False, cwd=REPO)
     assert result.returncode == 2

@@ -73,7 +73,7 @@ def work(open_root: Path, tmp_path: Path) -> Path:
 def reproduce(
     tmp_path: Path, work: Path, run: str, *lookup: Path, flags: tuple[str, ...] = ()
 ) -> subprocess.CompletedProcess:
-    argv = [sys.executable, "-m", "harness.cli", "reproduce", run, *flags,
+    argv = [sys.executable, "-m", "cli", "reproduce", run, *flags,
             *(f"--data={d}" for d in lookup),
             "--results", str(tmp_path / "results"), "--workdir", str(work)]  # fmt: skip
     return subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)

@@ -293,7 +293,7 @@ def reproduced(site) -> Iterator[dict]:
             )
             url = site.publish(document, name)
             work, results = root / name / "work", root / name / "results"
-            argv = [sys.executable, "-m", "harness.cli", "reproduce", url,
+            argv = [sys.executable, "-m", "cli", "reproduce", url,
                     "--allow-private-addresses", "--results", str(results), "--workdir", str(work)]  # fmt: skip
             log = root / f"{name}.log"
             with log.open("w") as output:
@@ -379,7 +379,7 @@ def test_a_work_dir_nobody_cannot_enter_is_named(tmp_path):
     closed.mkdir(mode=0o700)
     document = tmp_path / "run.json"
     document.write_text(json.dumps(stranger("closed-20261127-000000.base.oltp-rw", "")))
-    argv = [sys.executable, "-m", "harness.cli", "reproduce", str(document),
+    argv = [sys.executable, "-m", "cli", "reproduce", str(document),
             "--results", str(tmp_path / "results"), "--workdir", str(closed / "work")]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=300)
     assert result.returncode != 0

@@ -94,7 +94,7 @@ def test_planted_secrets_reach_neither_results_nor_site(tmp_path: Path, monkeypa
                 CAMPAIGN.format(port=box.port, user=USER, env=PASSWORD_ENV, script=script,
                                 in_restart=IN_RESTART, in_base=IN_BASE, in_variant=IN_VARIANT)
             )  # fmt: skip
-            argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
+            argv = [sys.executable, "-m", "cli", "run", str(campaign),
                     "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
             result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=600)
         finally:

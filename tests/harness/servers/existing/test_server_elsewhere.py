@@ -88,7 +88,7 @@ def test_campaign_records_the_client_host_and_the_server_host(remote, tmp_path):
     campaign.write_text(
         CAMPAIGN.format(address=SERVER_ADDRESS, port=remote.port, user=USER, env=PASSWORD_ENV)
     )
-    argv = [sys.executable, "-m", "harness.cli", "run", str(campaign), "--host-label",
+    argv = [sys.executable, "-m", "cli", "run", str(campaign), "--host-label",
             CLIENT_LABEL, "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
     env = {**os.environ, PASSWORD_ENV: PASSWORD}
     result = subprocess.run(

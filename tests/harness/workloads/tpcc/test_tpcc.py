@@ -446,7 +446,7 @@ def test_campaign_records_per_type_stats_and_both_checks(tmp_path: Path):
     after the run, per-type statistics per step, and the commands that rebuild its data."""
     campaign = tmp_path / "tpcc.toml"
     campaign.write_text(CAMPAIGN)
-    argv = [sys.executable, "-m", "harness.cli", "run", str(campaign),
+    argv = [sys.executable, "-m", "cli", "run", str(campaign),
             "--data", str(tmp_path / "data"), "--workdir", str(tmp_path / "work")]  # fmt: skip
     result = subprocess.run(argv, capture_output=True, text=True, check=False, timeout=400)
     assert result.returncode == 0, result.stderr
