@@ -108,11 +108,13 @@ def _fleet_prefixes(runs: list[RunDocument]) -> dict[str, str]:
 def host_bases(variants: list[str], runs: list[RunDocument]) -> dict[str, str]:
     """A fleet's variants by the base of their ratios: the first variant their own host ran, so
     that each host's variants compare within that host (the hosts against each other are
-    same_variant_across_hosts' tables). Empty for a campaign of one host."""
+    same_variant_across_hosts' tables). Empty for a campaign of one host, and for a fleet of
+    one variant per host, whose ratios to the first host's are the comparison it is run for."""
     prefixes = _fleet_prefixes(runs)
     first: dict[str, str] = {}
     bases = {}
     for variant in variants:
         if prefix := prefixes.get(variant):
             bases[variant] = first.setdefault(prefix, variant)
-    return bases if len(first) > 1 else {}
+    within_a_host = len(bases) > len(first)
+    return bases if len(first) > 1 and within_a_host else {}

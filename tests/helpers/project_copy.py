@@ -12,9 +12,11 @@ from pathlib import Path
 
 from tests.helpers.paths import REPO
 
-# What `mybench run` needs: the CLI imports the generator, the harness validates against the
-# schema, and .gitignore keeps the results' neighbours (caches) out of git's view.
-COPIED = ("cli", "harness", "contract", "generator", "data/schema", "campaigns", "pyproject.toml")
+# What `mybench run` needs: the CLI imports the generator (whose chart style is a site asset
+# the charts' JavaScript shares), the harness validates against the schema, and .gitignore
+# keeps the results' neighbours (caches) out of git's view.
+COPIED = ("cli", "harness", "contract", "generator", "data/schema", "campaigns", "pyproject.toml",
+          "site/assets/js/chart-style.json")  # fmt: skip
 IGNORED = shutil.ignore_patterns("__pycache__", "*.pyc")
 
 

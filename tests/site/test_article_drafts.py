@@ -16,6 +16,7 @@ import pytest
 import yaml
 
 import contract
+from generator import articles
 from generator.analysis.hosts import host_of
 from generator.drafts.article import PLACEHOLDER, write_draft
 from generator.hugo.site_contract import campaign_page_file
@@ -170,7 +171,7 @@ def _cells_of(table: dict[str, Any], path: str, variant: str, threads: str) -> s
 def named_paths(text: str, summary: dict[str, Any]) -> set[str]:
     """The summary cells the tl;dr's value and fact shortcodes print."""
     named: set[str] = set()
-    for name, params in test_articles._shortcodes(text):
+    for name, params in articles.shortcodes(text):
         if name == "fact":
             named.add(params["key"].removesuffix(".ratio"))
             continue

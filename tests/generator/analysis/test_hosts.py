@@ -167,3 +167,5 @@ def test_each_fleet_host_is_the_base_of_its_own_variants(fleet):
     }
     one_host = runs[:2]
     assert host_bases(variants[:2], one_host) == {}
+    one_variant_each = [runs[0], runs[2]]  # each host is the other's comparison
+    assert host_bases([doc["variant"] for doc in one_variant_each], one_variant_each) == {}
