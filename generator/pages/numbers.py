@@ -6,7 +6,8 @@ decimals); an absent number is an em dash. Rounding is Hugo's lang.FormatNumber'
 times 10^decimals to the nearest whole in floating point, ties away from zero (480.5 gives 481,
 3.885 gives 3.89 since 388.5 is the nearest double to 3.885 * 100, 1.005 gives 1.00). The
 templates print numbers with layouts/_partials/helpers/num.html and the browser with
-site/assets/js/format.js, both by this rule; tests/site checks they agree.
+site/assets/js/format.js, both by this rule: tests/site/test_number_format.py checks the
+templates' against this module, tests/browser/test_number_format.py the browser's.
 """
 
 from __future__ import annotations
