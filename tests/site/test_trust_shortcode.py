@@ -9,10 +9,11 @@ import re
 import pytest
 
 from generator.analysis.trust import run_trust
+from generator.articles import shortcodes
 from generator.pages.campaign import runs_by_campaign
 from generator.pages.trust_summary import trust_summary
 from tests.helpers.page_text import page_words
-from tests.published.test_articles import ARTICLES, _shortcodes
+from tests.published.test_articles import ARTICLES
 
 pytestmark = pytest.mark.site
 
@@ -31,7 +32,7 @@ def test_trust_says_what_the_generator_decided(article, built_site, committed_ru
     assert block, "the trust shortcode rendered"
     sections = [page_words(part) for part in block.group(1).split("<h4>")[1:]]
     named = []
-    for _, params in _shortcodes(article.read_text()):
+    for _, params in shortcodes(article.read_text()):
         if "campaign" in params and params["campaign"] not in named:
             named.append(params["campaign"])
     assert len(sections) == len(named)
