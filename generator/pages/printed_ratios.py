@@ -17,11 +17,10 @@ from typing import Any
 from contract import RunDocument
 from generator.analysis.hosts import host_of
 from generator.pages.numbers import format_fixed, format_number
-from generator.pages.origin import figure_at
+from generator.pages.origin import PRINTED_LABELS, figure_at
 
 # A printed ratio's metric -> where the step holds the figure it divides.
 FIGURES = {"qps": ("qps", "total"), "tps": ("tps",), "rows_per_s": ("rows_per_s",)}
-LABELS = {"qps": "QPS", "tps": "TPS", "rows_per_s": "rows/s"}
 # Float noise in value / base (0.7 as 0.69999...): never decides a disagreement.
 EPSILON = 1e-9
 
@@ -64,7 +63,7 @@ def printed_ratio_checks(runs: list[RunDocument]) -> dict[str, Any] | None:
                         "variant": run["variant"],
                         "host": host_of(run)["name"],
                         "threads": step["threads"],
-                        "metric": LABELS[metric],
+                        "metric": PRINTED_LABELS[metric],
                         "base": printed["base"],
                         "printed": format_fixed(printed["value"], printed["decimals"]),
                         "computed": format_fixed(computed, printed["decimals"]),
