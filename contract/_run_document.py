@@ -463,8 +463,6 @@ class OsCounters(TypedDict, total=False):
     write_kb_per_s: float
 
 
-# final: a step with "threads" is a Step, one without an IbenchStep (`in` narrows them).
-@final
 class SummaryQps(TypedDict):
     total: Required[float]
 
@@ -482,6 +480,9 @@ class PrintedRatio(TypedDict):
     base: str
 
 
+# final, as Step and IbenchStep: `"key" in step` narrows a union of step types to those that
+# have the key (a step with "threads" is not an IbenchStep, one with "printed_ratios" a SummaryStep).
+@final
 class SummaryStep(TypedDict):
     """One thread level of a published table: only the figures the source gave."""
 
@@ -493,6 +494,7 @@ class SummaryStep(TypedDict):
     printed_ratios: NotRequired[dict[str, PrintedRatio]]
 
 
+@final
 class Step(TypedDict):
     """One sysbench thread level ($defs/step)."""
 

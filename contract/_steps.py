@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import cast
 
-from contract._run_document import IbenchStep, RunDocument, Step
+from contract._run_document import IbenchStep, RunDocument, Step, SummaryStep
+from contract.fields import origin_kind
 
 
 def is_ibench(run: RunDocument) -> bool:
@@ -22,6 +23,12 @@ def sysbench_steps(run: RunDocument) -> list[Step]:
     return cast("list[Step]", run["steps"])
 
 
+def level_steps(run: RunDocument) -> list[Step | SummaryStep]:
+    """The thread levels of a run of any tool but ibench, a published table's included: any
+    figure of such a step may be absent (contract.fields.step_figure)."""
+    return cast("list[Step | SummaryStep]", run["steps"])
+
+
 def ibench_steps(run: RunDocument) -> list[IbenchStep]:
     """The steps of an Insert Benchmark run: one per named step (l.i0, l.x, ...)."""
     return cast("list[IbenchStep]", run["steps"])
@@ -30,6 +37,6 @@ def ibench_steps(run: RunDocument) -> list[IbenchStep]:
 def recorded_steps(run: RunDocument) -> list[Step | IbenchStep]:
     """The steps of a run that recorded more than published figures (counters, series,
     samples): every step but a summary table's, which holds none of them."""
-    if run.get("origin", {}).get("kind") == "summary-table":
+    if origin_kind(run) == "summary-table":
         return []
     return cast("list[Step | IbenchStep]", run["steps"])

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from contract import RunDocument
+from contract.fields import origin_kind
 
 MEASURED = "measured"
 IMPORTED = "imported"  # origin.kind "sysbench-log"
@@ -37,7 +38,7 @@ NO_STEADY_STATE = {
 
 def evidence_of(run: RunDocument) -> str:
     """MEASURED, IMPORTED or SUMMARY."""
-    kind = run.get("origin", {}).get("kind")
+    kind = origin_kind(run)
     if kind is None:
         return MEASURED
     return SUMMARY if kind == "summary-table" else IMPORTED

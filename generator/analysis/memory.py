@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument, whole_number
+from contract.fields import server_variable
 
 SIZE_UNITS = ("B", "KiB", "MiB", "GiB", "TiB")
 TIMES = "\u00d7"  # the multiplication sign: "data is 15 times the buffer pool"
@@ -29,7 +30,7 @@ def memory_fit(run: RunDocument) -> dict[str, Any] | None:
     """{"fit": "in-memory" | "io-bound", "short": ..., "text": ...}; None when the run lacks
     its data size or buffer pool size."""
     data = run["workload"].get("data_bytes")
-    pool = whole_number(run["server"].get("variables", {}).get("innodb_buffer_pool_size", ""))
+    pool = whole_number(server_variable(run, "innodb_buffer_pool_size") or "")
     if data is None or not pool:
         return None
     sizes = f"data {size_text(data)}, buffer pool {size_text(pool)}"

@@ -20,7 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
-from contract import RunDocument, Step
+from contract import RunDocument, Step, level_steps
+from contract.fields import StepFigure, step_figure
 from generator.analysis import stats as _stats
 from generator.analysis.evidence import (
     MEASURED,
@@ -84,46 +85,39 @@ def why_not_judged(own: dict[str, Any], base: dict[str, Any]) -> str:
     return "; ".join(short) + ", fewer than half unflagged"
 
 
-# A step's figures; None where an imported step lacks one (a summary table's cell, a log
-# without percentiles): such a step does not count for that metric.
-def _p95_ms(step: Step) -> float | None:
-    return step.get("latency_ms", {}).get("p95")
-
-
-def step_tps(step: Step) -> float | None:
-    return step.get("tps")
-
-
-def step_qps(step: Step) -> float | None:
-    return step.get("qps", {}).get("total")
-
-
 class Metric(NamedTuple):
     label: str
     unit: str
-    value_of: Callable[[Step], float | None]  # a step's value, None when not recorded
+    figure: StepFigure  # the step's figure compared
     higher_is_better: bool
     series: str  # its per-second series in step.series (for the noise of a single repeat)
 
+    def value_of(self, step: Step) -> float | None:
+        """The step's figure; None where an imported step lacks it (a summary table's cell, a
+        log without percentiles): such a step does not count for the metric."""
+        return step_figure(step, self.figure)
+
 
 METRICS: dict[str, Metric] = {
-    "tps": Metric("Transactions per second", "TPS", step_tps, True, "tps"),
-    "p95": Metric("95th percentile latency", "ms", _p95_ms, False, "p95_ms"),
+    "tps": Metric("Transactions per second", "TPS", "tps", True, "tps"),
+    "p95": Metric("95th percentile latency", "ms", "latency_ms.p95", False, "p95_ms"),
 }
 # Campaign pages show the two above; the compare page lets the reader pick QPS as well.
-QPS_METRIC = Metric("Queries per second", "QPS", step_qps, True, "qps")
+QPS_METRIC = Metric("Queries per second", "QPS", "qps.total", True, "qps")
 
 
 def shown_metrics(runs: list[RunDocument]) -> list[str]:
     """The metrics a campaign workload's ratio tables show: TPS and p95; for a published table
     in QPS (as Callaghan prints his: no run gives TPS, one gives QPS), QPS instead of TPS and p95
     only when a run gives it."""
-    steps = [step for run in runs for step in cast(list[Step], run["steps"])]
-    if any(step_tps(step) is not None for step in steps) or not any(
-        step_qps(step) is not None for step in steps
-    ):
+    steps = [step for run in runs for step in level_steps(run)]
+
+    def given(figure: StepFigure) -> bool:
+        return any(step_figure(step, figure) is not None for step in steps)
+
+    if given("tps") or not given("qps.total"):
         return list(METRICS)
-    return ["qps", *(["p95"] if any(_p95_ms(step) is not None for step in steps) else [])]
+    return ["qps", *(["p95"] if given("latency_ms.p95") else [])]
 
 
 def variant_order(runs: list[RunDocument]) -> list[str]:
@@ -266,14 +260,14 @@ def ratio_table(
     to bases[variant]: a fleet's host's own first variant, hosts.host_bases), judged by the
     flagged-pass rule (module docstring) on the steps' flags. trust: each run's run_trust by
     run id, where the caller has them."""
-    label, unit, value_of, higher_is_better, series = {**METRICS, "qps": QPS_METRIC}[metric]
+    chosen = {**METRICS, "qps": QPS_METRIC}[metric]
 
     def seconds_of(run: RunDocument, step: Step) -> list[float]:
-        return kept_series(run, step, series)
+        return kept_series(run, step, chosen.series)
 
     flags_of = step_flags_of({} if trust is None else trust)
     stats = {
-        variant: spread_by_threads(counted[variant], value_of, seconds_of, flags_of)
+        variant: spread_by_threads(counted[variant], chosen.value_of, seconds_of, flags_of)
         for variant in variants
     }
     evidence = {variant: weakest(counted[variant]) for variant in variants}
@@ -286,7 +280,7 @@ def ratio_table(
                 variant,
                 stats[variant].get(level, NO_STEP),
                 stats[base_of[variant]].get(level, NO_STEP),
-                higher_is_better,
+                chosen.higher_is_better,
                 (evidence[variant], evidence[base_of[variant]]),
             )
             for variant in variants
@@ -294,9 +288,9 @@ def ratio_table(
         rows.append({"threads": level, "cells": cells})
     return {
         "metric": metric,
-        "label": label,
-        "unit": unit,
-        "higher_is_better": higher_is_better,
+        "label": chosen.label,
+        "unit": chosen.unit,
+        "higher_is_better": chosen.higher_is_better,
         "base": variants[0],
         # Every base, in order: more than one when each host of a fleet is its own base.
         "bases": list(dict.fromkeys(base_of.values())),

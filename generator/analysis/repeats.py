@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from contract import RunDocument, Step, sysbench_steps
+from contract.fields import pass_index, pass_order
 from generator.analysis.verdict import FLAG_KINDS, flag_counts
 
 
 def repeat_index(run: RunDocument) -> int:
-    return run.get("repeat", {}).get("index", 1)
+    return pass_order(run)
 
 
 def cell_key(run: RunDocument) -> tuple[str, str, str]:
@@ -59,7 +60,7 @@ def pass_list(
     for run in cell:
         entry: dict[str, Any] = {
             "id": run["id"],
-            "repeat": run.get("repeat", {}).get("index"),
+            "repeat": pass_index(run),
             "status": run["status"],
             "status_reason": run.get("status_reason", ""),
             "counted": run["id"] in counted,

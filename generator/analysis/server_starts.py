@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from contract.fields import pass_order
 
 
 def start_key(run: RunDocument) -> tuple[Any, ...]:
@@ -28,7 +29,7 @@ def start_key(run: RunDocument) -> tuple[Any, ...]:
     return (
         run["campaign"]["id"],
         run["variant"],
-        run.get("repeat", {}).get("index", 1),
+        pass_order(run),
         dataset,
         restore,
     )

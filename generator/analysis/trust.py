@@ -14,6 +14,7 @@ import statistics
 from typing import Any, Literal, cast
 
 from contract import IbenchStep, RunDocument, Step, ibench_steps, is_ibench, sysbench_steps
+from contract.fields import monitor_series, step_figure
 from generator.analysis import stats as _stats
 from generator.analysis.verdict import step_flags
 from generator.analysis.write_debt import step_write_debt
@@ -31,7 +32,7 @@ def kept_series(run: RunDocument, step: Step, name: str) -> list[float]:
 
 
 def _client(run: RunDocument, step: Step, kept_seconds: int) -> dict[str, Any] | None:
-    series = step.get("monitor", {}).get("series", {}).get("client_cpu_pct")
+    series = monitor_series(step, "client_cpu_pct")
     if not series:
         return None
     cpus = len(run["workload"].get("client_cpu_affinity") or []) or run["host"]["cpu_threads"]
@@ -51,7 +52,7 @@ def step_trust(run: RunDocument, step: Step) -> dict[str, Any]:
         "write_debt": step_write_debt(run, step, len(values)),
         "client": _client(run, step, len(values)),
     }
-    entry["flags"] = step_flags(entry, step.get("os", {}).get("cpu_steal_pct"))
+    entry["flags"] = step_flags(entry, step_figure(step, "os.cpu_steal_pct"))
     return entry
 
 
@@ -82,7 +83,7 @@ def ibench_step_trust(step: IbenchStep) -> dict[str, Any] | None:
         "write_debt": None,
         "client": None,
     }
-    entry["flags"] = step_flags(entry, step.get("os", {}).get("cpu_steal_pct"))
+    entry["flags"] = step_flags(entry, step_figure(step, "os.cpu_steal_pct"))
     return entry
 
 

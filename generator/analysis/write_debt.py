@@ -49,6 +49,7 @@ from __future__ import annotations
 from typing import Any, cast
 
 from contract import RunDocument, Step, sysbench_steps, whole_number
+from contract.fields import monitor_series, pass_index, pass_order, server_variable
 from contract.write_debt_limits import SETTLED_SHARE, redo_capacity_bytes
 from generator.analysis import stats as _stats
 
@@ -63,7 +64,7 @@ DEFAULT_PAGE_SIZE = 16384
 
 
 def _variable(run: RunDocument, name: str) -> int | None:
-    return whole_number(run["server"].get("variables", {}).get(name, "")) or None
+    return whole_number(server_variable(run, name) or "") or None
 
 
 def redo_capacity_kb(run: RunDocument) -> float | None:
@@ -76,10 +77,6 @@ def _pool_pages(run: RunDocument) -> float | None:
     pool = _variable(run, "innodb_buffer_pool_size")
     page = _variable(run, "innodb_page_size") or DEFAULT_PAGE_SIZE
     return None if pool is None else pool / page
-
-
-def _monitor(step: Step, name: str) -> list[float]:
-    return cast("list[float]", step.get("monitor", {}).get("series", {}).get(name) or [])
 
 
 def _rising(window: list[float]) -> bool:
@@ -108,12 +105,11 @@ def ceiling_second(window: list[float], scale: float | None) -> int | None:
 
 
 def _start_age_kb(step: Step) -> float:
-    settled = (
-        cast("dict[str, Any]", step).get("settle", {}).get("after", {}).get("checkpoint_age_kb")
-    )
-    if settled is not None:
-        return float(settled)
-    ages, redo = _monitor(step, "checkpoint_age_kb"), _monitor(step, "redo_kb_per_s")
+    after = step["settle"].get("after") if "settle" in step else None
+    if after is not None and after["checkpoint_age_kb"] is not None:
+        return float(after["checkpoint_age_kb"])
+    ages = monitor_series(step, "checkpoint_age_kb")
+    redo = monitor_series(step, "redo_kb_per_s")
     return max(ages[0] - (redo[0] if redo else 0.0), 0.0)
 
 
@@ -125,12 +121,12 @@ def step_write_debt(run: RunDocument, step: Step, kept_seconds: int) -> dict[str
     """The write-debt facts of a step over its last kept_seconds samples: where the debt
     started and ended, when it reached its ceiling, and the two flags (inherited, transient)
     with the reasons; None for a read-only step or one without the sampled series."""
-    ages = _monitor(step, "checkpoint_age_kb")[-kept_seconds:]
-    redo = _monitor(step, "redo_kb_per_s")[-kept_seconds:]
+    ages = monitor_series(step, "checkpoint_age_kb")[-kept_seconds:]
+    redo = monitor_series(step, "redo_kb_per_s")[-kept_seconds:]
     if len(ages) < _stats.MIN_KEPT or sum(redo) < REDO_MIN_KB:
         return None
     capacity = redo_capacity_kb(run)
-    dirty = _monitor(step, "dirty_pages")[-kept_seconds:]
+    dirty = monitor_series(step, "dirty_pages")[-kept_seconds:]
     ceilings = [ceiling_second(ages, capacity)]
     if len(dirty) >= _stats.MIN_KEPT:
         ceilings.append(ceiling_second(dirty, _pool_pages(run)))
@@ -168,13 +164,13 @@ def step_write_debt(run: RunDocument, step: Step, kept_seconds: int) -> dict[str
 
 def _first_step(run: RunDocument) -> Step | None:
     steps = sysbench_steps(run)
-    return next((step for step in steps if _monitor(step, "checkpoint_age_kb")), None)
+    return next((step for step in steps if monitor_series(step, "checkpoint_age_kb")), None)
 
 
 def writes(run: RunDocument) -> bool:
     """Whether the run's workload writes: its first sampled step wrote REDO_MIN_KB of redo."""
     first = _first_step(run)
-    return first is not None and sum(_monitor(first, "redo_kb_per_s")) >= REDO_MIN_KB
+    return first is not None and sum(monitor_series(first, "redo_kb_per_s")) >= REDO_MIN_KB
 
 
 def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
@@ -183,18 +179,16 @@ def start_spread(runs: list[RunDocument]) -> dict[str, Any] | None:
     START_SPREAD_SHARE of the capacity. None for a read-only workload, or when no run has the
     series or a known capacity."""
     starts, shares = [], []
-    for run in sorted(
-        runs, key=lambda run: (run["variant"], run.get("repeat", {}).get("index", 1))
-    ):
+    for run in sorted(runs, key=lambda run: (run["variant"], pass_order(run))):
         first, capacity = _first_step(run), redo_capacity_kb(run)
         if first is None or capacity is None or not writes(run):
             continue
-        start = _monitor(first, "checkpoint_age_kb")[0]
+        start = monitor_series(first, "checkpoint_age_kb")[0]
         shares.append(start / capacity)
         starts.append({
             "run_id": run["id"],
             "variant": run["variant"],
-            "pass": run.get("repeat", {}).get("index"),
+            "pass": pass_index(run),
             "start_mb": _mb(start),
             "share": round(start / capacity, 3),
             "capacity_mb": _mb(capacity),

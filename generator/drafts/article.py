@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from contract import RunDocument, is_ibench
+from contract.fields import pass_order
 from contract.text_templates import text_templates
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
@@ -155,7 +156,7 @@ def _servers(runs: list[RunDocument]) -> list[dict[str, Any]]:
 def _first_pass(runs: list[RunDocument], variant: str, workload: str) -> RunDocument:
     """The first run of a campaign cell, by pass and then by id."""
     cell = [r for r in runs if r["variant"] == variant and r["workload"]["name"] == workload]
-    return min(cell, key=lambda run: (run.get("repeat", {}).get("index", 1), run["id"]))
+    return min(cell, key=lambda run: (pass_order(run), run["id"]))
 
 
 def _sections(summary: dict[str, Any], runs: list[RunDocument]) -> list[dict[str, Any]]:

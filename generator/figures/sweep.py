@@ -3,15 +3,22 @@ I/O): each carries only data, axis titles and the thread ticks, a few hundred by
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from contract import RunDocument, sysbench_steps
+from contract import RunDocument, Step, SummaryStep, level_steps, sysbench_steps
+from contract.fields import StepFigure, step_figure
 from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
 from generator.figures.plain import Figure, figure
 from generator.figures.style import seconds_axis
 from generator.hugo.site_contract import campaign_figure_id
+
+# The run page's latency lines: (name, figure).
+LATENCY_LINES: tuple[tuple[str, StepFigure], ...] = (
+    ("p95", "latency_ms.p95"),
+    ("p99", "latency_ms.p99"),
+)
 
 
 def _threads_axis(threads: list[int]) -> dict[str, Any]:
@@ -126,15 +133,12 @@ def _cell_note(cell: dict[str, Any]) -> str:
     return f"{flags['flagged']} of {flags['passes']} passes flagged: {kinds}"
 
 
-def _given(steps: Sequence[Mapping[str, Any]], *path: str) -> tuple[list[int], list[float]]:
-    """Thread levels and values of the steps that hold the figure at `path` ("tps", or
-    "latency_ms", "p95"): an imported run's steps hold only what its source gave."""
+def _given(steps: list[Step | SummaryStep], figure: StepFigure) -> tuple[list[int], list[float]]:
+    """Thread levels and values of the steps that hold `figure`: an imported run's steps hold
+    only what its source gave."""
     threads, values = [], []
     for step in steps:
-        value: Any = step
-        for key in path:
-            value = value.get(key) if isinstance(value, Mapping) else None
-        if value is not None:
+        if (value := step_figure(step, figure)) is not None:
             threads.append(step["threads"])
             values.append(value)
     return threads, values
@@ -144,7 +148,7 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
     """tps and latency vs threads, and the per-second TPS of every step; trust (the run's
     generator/analysis/trust.py entries) draws flagged steps hollow on the TPS curve. A figure
     (or a latency line) without any value, as an imported run may be, is left out."""
-    steps: Sequence[Mapping[str, Any]] = sysbench_steps(run)
+    steps = level_steps(run)
     threads = [step["threads"] for step in steps]
     figures = {}
     tps = _line("TPS", *_given(steps, "tps"), run_ids=[run["id"]])
@@ -158,14 +162,14 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
         )
     latency = [
         _line(percentile, *points, run_ids=[run["id"]], group="latency")
-        for percentile in ("p95", "p99")
-        if (points := _given(steps, "latency_ms", percentile))[0]
+        for percentile, figure in LATENCY_LINES
+        if (points := _given(steps, figure))[0]
     ]
     if latency:
         # One line has no legend to say which percentile it is.
         named = f"{latency[0]['name']} latency (ms)" if len(latency) == 1 else "latency (ms)"
         figures["latency"] = _figure(latency, _threads_axis(threads), named)
-    series = [step for step in steps if "series" in step]
+    series = [step for step in sysbench_steps(run) if "series" in step]
     if series:
         figures["series"] = _figure(
             [

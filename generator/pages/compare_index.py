@@ -24,6 +24,7 @@ from functools import cache, partial
 from typing import Any
 
 from contract import RunDocument, Step, sysbench_steps
+from contract.fields import pass_index
 from generator.analysis import stats as _stats
 from generator.analysis.config_diff import CONFIG_RULES
 from generator.analysis.drift import DRIFT_FIELDS, field_values
@@ -164,7 +165,7 @@ def _campaign_runs(runs: list[RunDocument]) -> dict[str, list[RunDocument]]:
 def _run_entry(
     run: RunDocument, environment: int, trust: dict[str, list[dict[str, Any]]]
 ) -> dict[str, Any]:
-    repeat = run.get("repeat", {}).get("index")
+    repeat = pass_index(run)
     entry: dict[str, Any] = {
         "id": run["id"],
         "campaign": run["campaign"]["id"],

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument
+from contract.fields import pass_count
 from generator.analysis import stats as _stats
 from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant
@@ -109,7 +110,7 @@ def campaign_disclosure(
             for name in names
         ],
         "probed": all(entries is not None for entries in by_variant.values()),
-        "repeats": max((run.get("repeat", {}).get("of", 1) for run in runs), default=1),
+        "repeats": max((pass_count(run) for run in runs), default=1),
         "trim_rule": _stats.TRIM_RULE,
         "steps": len(every_step),
         "client_judged": any(_client_judged(trust[run["id"]]) for run in runs),

@@ -17,7 +17,8 @@ import re
 from pathlib import PureWindowsPath
 from typing import Any
 
-from contract import RunDocument, sysbench_steps
+from contract import PrintedRatio, RunDocument, level_steps, sysbench_steps
+from contract.fields import StepFigure, printed_ratios, step_figure
 from generator.analysis.evidence import BADGES, NO_STEADY_STATE, SUMMARY, evidence_of
 from generator.analysis.ratios import shown_metrics
 from generator.pages.numbers import MISSING, format_fixed, format_number
@@ -26,24 +27,29 @@ KINDS = {
     "sysbench-log": "sysbench output, read by mybench import sysbench",
     "summary-table": "a table of published figures, read by mybench import table",
 }
-# Throughput a source may give instead of TPS: (name, path in the step).
-OTHER_THROUGHPUT = (("QPS", ("qps", "total")), ("rows/s", ("rows_per_s",)))
+# Throughput a source may give instead of TPS: (name, figure).
+OTHER_THROUGHPUT: tuple[tuple[str, StepFigure], ...] = (
+    ("QPS", "qps.total"),
+    ("rows/s", "rows_per_s"),
+)
 # A per-second latency series, named by its percentile (harness/workloads/sysbench/output.py).
 LATENCY_SERIES = re.compile(r"p([0-9]+)_ms")
+# The latency figures whose presence gives a run page its latency chart.
+LATENCY_PERCENTILES: tuple[StepFigure, ...] = ("latency_ms.p95", "latency_ms.p99")
 # How a printed ratio's metric is named in the step table's header.
 PRINTED_LABELS = {"tps": "TPS", "qps": "QPS", "rows_per_s": "rows/s"}
 # Step columns an imported run may hold: (header, path in the step).
-STEP_COLUMNS = (
-    ("TPS", ("tps",)),
-    ("QPS", ("qps", "total")),
-    ("rows/s", ("rows_per_s",)),
-    ("avg ms", ("latency_ms", "avg")),
-    ("p95 ms", ("latency_ms", "p95")),
-    ("p99 ms", ("latency_ms", "p99")),
-    ("max ms", ("latency_ms", "max")),
-    ("errors", ("errors",)),
-    ("reconnects", ("reconnects",)),
-    ("seconds", ("duration_s",)),
+STEP_COLUMNS: tuple[tuple[str, StepFigure], ...] = (
+    ("TPS", "tps"),
+    ("QPS", "qps.total"),
+    ("rows/s", "rows_per_s"),
+    ("avg ms", "latency_ms.avg"),
+    ("p95 ms", "latency_ms.p95"),
+    ("p99 ms", "latency_ms.p99"),
+    ("max ms", "latency_ms.max"),
+    ("errors", "errors"),
+    ("reconnects", "reconnects"),
+    ("seconds", "duration_s"),
 )
 
 
@@ -54,27 +60,21 @@ def file_name(recorded: str) -> str:
     return PureWindowsPath(recorded).name or recorded
 
 
-def figure_at(step: dict[str, Any], path: tuple[str, ...]) -> float | None:
-    """The figure at path in a step, None where the step lacks it (an imported step's cell)."""
-    value: Any = step
-    for key in path:
-        value = value.get(key) if isinstance(value, dict) else None
-    return value if isinstance(value, int | float) else None
-
-
 def step_table(run: RunDocument) -> dict[str, Any]:
     """{"columns": [header ...], "rows": [[threads, figure or "—" ...]], "missing": whether a
     cell is "—"}: only the columns some step holds; "—" where the source gave no figure."""
-    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    steps = level_steps(run)
     shown = [
-        (h, path) for h, path in STEP_COLUMNS if any(figure_at(s, path) is not None for s in steps)
+        (h, figure)
+        for h, figure in STEP_COLUMNS
+        if any(step_figure(s, figure) is not None for s in steps)
     ]
-    printed = sorted({metric for step in steps for metric in step.get("printed_ratios", {})})
+    printed = sorted({metric for step in steps for metric in printed_ratios(step)})
     rows = [
         [
             str(step["threads"]),
-            *(format_number(figure_at(step, path)) for _, path in shown),
-            *(_printed_ratio(step.get("printed_ratios", {}).get(metric)) for metric in printed),
+            *(format_number(step_figure(step, figure)) for _, figure in shown),
+            *(_printed_ratio(printed_ratios(step).get(metric)) for metric in printed),
         ]
         for step in steps
     ]
@@ -89,7 +89,7 @@ def step_table(run: RunDocument) -> dict[str, Any]:
     }
 
 
-def _printed_ratio(printed: dict[str, Any] | None) -> str:
+def _printed_ratio(printed: PrintedRatio | None) -> str:
     """A ratio as the source printed it, and what it divides by: "0.80 (to v1)"."""
     if printed is None:
         return MISSING
@@ -99,13 +99,13 @@ def _printed_ratio(printed: dict[str, Any] | None) -> str:
 def recorded(run: RunDocument) -> dict[str, bool]:
     """Which of the run page's sections have data: the sweep charts, per-second samples,
     my.cnf, server variables and host hardware."""
-    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    steps = level_steps(run)
     return {
         "tps": any("tps" in step for step in steps),
         "latency": any(
-            figure_at(step, ("latency_ms", p)) is not None
+            step_figure(step, figure) is not None
             for step in steps
-            for p in ("p95", "p99")
+            for figure in LATENCY_PERCENTILES
         ),
         "series": any("series" in step for step in steps),
         "my_cnf": "my_cnf" in run["server"],
@@ -117,11 +117,11 @@ def recorded(run: RunDocument) -> dict[str, bool]:
 def _throughput(run: RunDocument) -> str:
     """How the missing TPS reads: "throughput", or "TPS (the source gave QPS only)" when the
     steps hold throughput of another kind."""
-    steps: list[dict[str, Any]] = [dict(step) for step in run["steps"]]
+    steps = level_steps(run)
     given = [
         name
-        for name, path in OTHER_THROUGHPUT
-        if any(figure_at(s, path) is not None for s in steps)
+        for name, figure in OTHER_THROUGHPUT
+        if any(step_figure(s, figure) is not None for s in steps)
     ]
     return f"TPS (the source gave {' and '.join(given)} only)" if given else "throughput"
 

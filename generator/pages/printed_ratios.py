@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, Step, SummaryStep, is_ibench, level_steps
+from contract.fields import StepFigure, printed_ratios, step_figure
 from generator.analysis.hosts import host_of
 from generator.pages.numbers import format_fixed, format_number
-from generator.pages.origin import PRINTED_LABELS, figure_at
+from generator.pages.origin import PRINTED_LABELS
 
-# A printed ratio's metric -> where the step holds the figure it divides.
-FIGURES = {"qps": ("qps", "total"), "tps": ("tps",), "rows_per_s": ("rows_per_s",)}
+# A printed ratio's metric -> the step's figure it divides.
+FIGURES: dict[str, StepFigure] = {"qps": "qps.total", "tps": "tps", "rows_per_s": "rows_per_s"}
 # Float noise in value / base (0.7 as 0.69999...): never decides a disagreement.
 EPSILON = 1e-9
 
@@ -30,11 +31,10 @@ def printed_ratio_checks(runs: list[RunDocument]) -> dict[str, Any] | None:
     None when no run prints one. Each finding names the workload, variant, host, thread level
     and metric, the ratio as printed and as the figures give it at the same precision, and the
     two figures."""
-    steps_of: dict[str, list[dict[str, Any]]] = {
-        run["id"]: [dict(step) for step in run["steps"]] for run in runs
-    }
-    steps = {
-        (run["variant"], run["workload"]["name"], step.get("threads")): step
+    # An Insert Benchmark run has no thread levels, so no ratio is printed beside one.
+    steps_of = {run["id"]: [] if is_ibench(run) else level_steps(run) for run in runs}
+    steps: dict[tuple[str, str, int], Step | SummaryStep] = {
+        (run["variant"], run["workload"]["name"], step["threads"]): step
         for run in runs
         for step in steps_of[run["id"]]
     }
@@ -42,11 +42,10 @@ def printed_ratio_checks(runs: list[RunDocument]) -> dict[str, Any] | None:
     findings = []
     for run in runs:
         for step in steps_of[run["id"]]:
-            printed_ratios: dict[str, Any] = step.get("printed_ratios", {})
-            for metric, printed in printed_ratios.items():
+            for metric, printed in printed_ratios(step).items():
                 base_step = steps.get((printed["base"], run["workload"]["name"], step["threads"]))
-                value = figure_at(step, FIGURES[metric])
-                base = figure_at(base_step, FIGURES[metric]) if base_step is not None else None
+                value = step_figure(step, FIGURES[metric])
+                base = step_figure(base_step, FIGURES[metric]) if base_step is not None else None
                 if value is None or not base:
                     unchecked += 1
                     continue

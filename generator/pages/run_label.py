@@ -13,15 +13,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from contract import RunDocument, ibench_steps, is_ibench, sysbench_steps
-from generator.analysis.ratios import step_qps, step_tps
+from contract import RunDocument, ibench_steps, is_ibench, level_steps
+from contract.fields import StepFigure, step_figure
 from generator.pages.ibench import headline
 
 # A sysbench run's headline, the first of these its steps give.
-STEP_HEADLINES = (
-    ("max TPS", step_tps),
-    ("max QPS", step_qps),
-    ("max rows/s", lambda step: step.get("rows_per_s")),
+STEP_HEADLINES: tuple[tuple[str, StepFigure], ...] = (
+    ("max TPS", "tps"),
+    ("max QPS", "qps.total"),
+    ("max rows/s", "rows_per_s"),
 )
 
 PRODUCT_NAMES = {"mariadb": "MariaDB", "mysql": "MySQL", "percona": "Percona Server"}
@@ -43,8 +43,10 @@ def run_headline(run: RunDocument) -> dict[str, Any]:
             if value is not None:
                 return {"value": value, "label": f"{step['step']} {unit}"}
         return {"value": None, "label": ""}
-    for label, value_of in STEP_HEADLINES:
-        values = [value for step in sysbench_steps(run) if (value := value_of(step)) is not None]
+    for label, figure in STEP_HEADLINES:
+        values = [
+            value for step in level_steps(run) if (value := step_figure(step, figure)) is not None
+        ]
         if values:
             return {"value": max(values), "label": label}
     return {"value": None, "label": ""}

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any, cast
 
 from contract import RunDocument, is_ibench
+from contract.fields import data_origin_method, pass_index
 from generator.analysis.server_starts import server_starts
 
 # What a server start began from, by workload.data_origin.method (None: no data_origin); only
@@ -64,7 +65,7 @@ def earlier_runs(run: RunDocument, start: list[RunDocument]) -> list[RunDocument
 def run_sequence(run: RunDocument, start: list[RunDocument]) -> dict[str, Any]:
     """The section's facts. start: as for earlier_runs."""
     position, runs = _runs_of_start(run, start)
-    method = run["workload"].get("data_origin", {}).get("method")
+    method = data_origin_method(run)
     steps = [cast("Mapping[str, Any]", step) for step in run["steps"]]
     # a run recorded before the harness settled before every step waited before its first one
     settles = [
@@ -101,8 +102,8 @@ def campaign_starts(runs: list[RunDocument]) -> list[dict[str, Any]]:
         first = by_id[ids[0]]
         starts.append({
             "variant": first["variant"],
-            "pass": first.get("repeat", {}).get("index"),
-            "started_on": STARTED_ON[first["workload"].get("data_origin", {}).get("method")],
+            "pass": pass_index(first),
+            "started_on": STARTED_ON[data_origin_method(first)],
             "runs": [_link(by_id[run_id]) for run_id in ids],
         })  # fmt: skip
     return sorted(starts, key=lambda start: (start["pass"] or 0, start["variant"]))

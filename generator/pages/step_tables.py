@@ -12,34 +12,52 @@ prints a missing field.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from contract import RunDocument
+from contract import RunDocument, Step, sysbench_steps
+from contract.fields import StepFigure, step_figure
 from generator.analysis.cpu_split import CpuFigure, cpu_split
 from generator.pages.numbers import format_number
 from generator.pages.run_tables import shown_steps
 
-# Columns of each table after the thread level, by field (a dotted path within the step).
-SUMMARY_FIELDS = ("tps", "qps.total", "rows_per_s", "latency_ms.avg", "latency_ms.p95")
-SUMMARY_FIELDS_AFTER = ("latency_ms.p99", "latency_ms.max")
-THROUGHPUT_FIELDS = ("tps", "qps.total", "qps.read", "qps.write", "qps.other")
-LATENCY_FIELDS = tuple(f"latency_ms.{name}" for name in ("min", "avg", "p95", "p99", "max"))
-HOST_FIELDS = tuple(
-    f"os.{name}"
-    for name in (
-        "cpu_user_pct",
-        "cpu_system_pct",
-        "cpu_iowait_pct",
-        "cpu_steal_pct",
-        "cpu_idle_pct",
-        "context_switches_per_s",
-        "read_kb_per_s",
-        "write_kb_per_s",
-    )
+# Columns of each table after the thread level, by figure (a dotted path within the step).
+SUMMARY_FIELDS: tuple[StepFigure, ...] = (
+    "tps",
+    "qps.total",
+    "rows_per_s",
+    "latency_ms.avg",
+    "latency_ms.p95",
 )
-COST_FIELDS = tuple(
-    f"per_op.{name}" for name in ("cpu_us", "context_switches", "read_kb", "write_kb")
+SUMMARY_FIELDS_AFTER: tuple[StepFigure, ...] = ("latency_ms.p99", "latency_ms.max")
+THROUGHPUT_FIELDS: tuple[StepFigure, ...] = (
+    "tps",
+    "qps.total",
+    "qps.read",
+    "qps.write",
+    "qps.other",
+)
+LATENCY_FIELDS: tuple[StepFigure, ...] = (
+    "latency_ms.min",
+    "latency_ms.avg",
+    "latency_ms.p95",
+    "latency_ms.p99",
+    "latency_ms.max",
+)
+HOST_FIELDS: tuple[StepFigure, ...] = (
+    "os.cpu_user_pct",
+    "os.cpu_system_pct",
+    "os.cpu_iowait_pct",
+    "os.cpu_steal_pct",
+    "os.cpu_idle_pct",
+    "os.context_switches_per_s",
+    "os.read_kb_per_s",
+    "os.write_kb_per_s",
+)
+COST_FIELDS: tuple[StepFigure, ...] = (
+    "per_op.cpu_us",
+    "per_op.context_switches",
+    "per_op.read_kb",
+    "per_op.write_kb",
 )
 # After a CPU figure derived from the per-second samples (cpu_split.CpuFigure.sampled); the
 # table's caption says what it means.
@@ -48,25 +66,18 @@ SAMPLED_MARK = "\u2020"
 TABLED_STEP_FIELDS = ("qps", "latency_ms", "os", "per_op")
 
 
-def _field(step: Mapping[str, Any], path: str) -> Any:
-    value: Any = step
-    for part in path.split("."):
-        value = value.get(part) if isinstance(value, Mapping) else None
-    return value
-
-
-def _count(value: Any) -> str:
+def _count(value: float | None) -> str:
     """A count as the template printed it: 12, or empty when absent."""
     if value is None:
         return ""
     return str(int(value)) if value == int(value) else str(value)
 
 
-def _numbers(step: Mapping[str, Any], paths: tuple[str, ...]) -> list[str]:
-    return [format_number(_field(step, path)) for path in paths]
+def _numbers(step: Step, figures: tuple[StepFigure, ...]) -> list[str]:
+    return [format_number(step_figure(step, figure)) for figure in figures]
 
 
-def summary_rows(steps: list[Mapping[str, Any]]) -> dict[str, Any]:
+def summary_rows(steps: list[Step]) -> dict[str, Any]:
     """{"scan": whether a step has rows/s (its column shown), "rows": per step threads, TPS,
     QPS, [rows/s,] avg, p95, p99 and max ms, errors, reconnects, seconds}."""
     scan = any("rows_per_s" in step for step in steps)
@@ -86,7 +97,7 @@ def summary_rows(steps: list[Mapping[str, Any]]) -> dict[str, Any]:
     }
 
 
-def _rows(steps: list[Mapping[str, Any]], fields: tuple[str, ...]) -> list[list[str]]:
+def _rows(steps: list[Step], fields: tuple[StepFigure, ...]) -> list[list[str]]:
     return [[_count(step.get("threads")), *_numbers(step, fields)] for step in steps]
 
 
@@ -96,7 +107,7 @@ def cpu_cell(figure: CpuFigure) -> str:
     return text + SAMPLED_MARK if figure.sampled and figure.us_per_op is not None else text
 
 
-def cost_table(steps: list[Mapping[str, Any]]) -> dict[str, Any] | None:
+def cost_table(steps: list[Step]) -> dict[str, Any] | None:
     """{"op", "split": whether the server and client CPU columns are shown (some step has a
     figure), "sampled": whether a figure is marked, "rows": threads, cpu/o, [server, client,]
     cs/o, rKB/o, wKB/o, "note"} over the steps with per_op, at most MAX_TABLE_STEPS of them
@@ -128,7 +139,7 @@ def step_tables(run: RunDocument) -> dict[str, Any]:
     """The summary's steps, and the throughput, latency, host and cost tables: each {"rows":
     [...], ...} (a row's first cell its thread level); host and cost over the steps that
     recorded them, cost with its operation's name ("op"), None when no step did."""
-    steps: list[Mapping[str, Any]] = list(run["steps"])
+    steps = sysbench_steps(run)
     host = [step for step in steps if step.get("os") is not None]
     return {
         "summary": summary_rows(steps),

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple, cast
 
 from contract import RunDocument, Step
+from contract.fields import StepFigure, step_figure
 from generator.analysis.cpu_split import cpu_split
 from generator.analysis.evidence import weakest
 from generator.analysis.instructions import Side, instruction_spread
@@ -22,7 +23,6 @@ from generator.analysis.ratios import (
     most_repeats,
     stat_cell,
     step_flags_of,
-    step_tps,
     variant_order,
 )
 from generator.analysis.repeats import counted_runs, group_by_cell, spread_by_threads
@@ -55,24 +55,18 @@ class Metric(NamedTuple):
     value_of: Callable[[dict[str, Any]], StepValue] | None
 
 
-def _qps(step: Step) -> float | None:
-    return step.get("qps", {}).get("total")  # an imported summary may give no QPS
-
-
-def _rows_per_s(step: Step) -> float | None:
-    return step.get("rows_per_s")
+def _figure(figure: StepFigure) -> StepValue:
+    """A step's figure; None where the step lacks it (an imported summary may give no QPS)."""
+    return lambda step: step_figure(step, figure)
 
 
 def headline_of(test: dict[str, Any]) -> StepValue:
     """A test's throughput of a step: QPS, or rows/s for a scan."""
-    return _rows_per_s if test["unit"] == SCAN_UNIT else _qps
+    return _figure("rows_per_s" if test["unit"] == SCAN_UNIT else "qps.total")
 
 
-def _per_op(key: str) -> Callable[[dict[str, Any]], StepValue]:
-    def value_of(_test: dict[str, Any]) -> StepValue:
-        return lambda step: cast("float | None", step.get("per_op", {}).get(key))
-
-    return value_of
+def _per_op(figure: StepFigure) -> Callable[[dict[str, Any]], StepValue]:
+    return lambda _test: _figure(figure)
 
 
 def _own_cpu(side: str) -> Callable[[dict[str, Any]], StepValue]:
@@ -89,15 +83,15 @@ def _own_cpu(side: str) -> Callable[[dict[str, Any]], StepValue]:
 THROUGHPUT = Metric("throughput", "QPS", "Throughput", None, True, headline_of)
 # Callaghan's hardware efficiency, host-wide cost per operation (step.per_op): lower is better.
 EFFICIENCY = (
-    Metric("cpu_us", "cpu/o", "CPU time per operation", "µs", False, _per_op("cpu_us")),
+    Metric("cpu_us", "cpu/o", "CPU time per operation", "µs", False, _per_op("per_op.cpu_us")),
     Metric("server_cpu_us", "server cpu/o", "Server process CPU time per operation", "µs",
            False, _own_cpu("server")),
     Metric("client_cpu_us", "client cpu/o", "Client processes' CPU time per operation", "µs",
            False, _own_cpu("client")),
     Metric("context_switches", "cs/o", "Context switches per operation", "", False,
-           _per_op("context_switches")),
-    Metric("read_kb", "rKB/o", "KB read per operation", "KB", False, _per_op("read_kb")),
-    Metric("write_kb", "wKB/o", "KB written per operation", "KB", False, _per_op("write_kb")),
+           _per_op("per_op.context_switches")),
+    Metric("read_kb", "rKB/o", "KB read per operation", "KB", False, _per_op("per_op.read_kb")),
+    Metric("write_kb", "wKB/o", "KB written per operation", "KB", False, _per_op("per_op.write_kb")),
 )  # fmt: skip
 
 
@@ -281,7 +275,7 @@ def peak_table(tests: list[dict[str, Any]], variants: list[str]) -> dict[str, An
         for variant in variants:
             runs = test["runs"].get(variant, [])
             threads, value = _peak(spread_by_threads(runs, headline_of(test)))
-            tps_threads, tps = _peak(spread_by_threads(runs, step_tps))
+            tps_threads, tps = _peak(spread_by_threads(runs, _figure("tps")))
             cells.append(
                 {
                     "variant": variant,

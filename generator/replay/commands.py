@@ -17,6 +17,7 @@ import re
 from typing import TypedDict
 
 from contract import RunDocument
+from contract.fields import data_origin_method
 from contract.replay_variables import (
     BASEDIR,
     DATADIR,
@@ -89,7 +90,7 @@ def replay_commands(run: RunDocument) -> list[ReplayCommand]:
     measured_socket = placement(server["my_cnf"]).get("socket", "")
     values = {BASEDIR: server.get("basedir", ""), SOCKET: measured_socket}
     commands: list[ReplayCommand] = []
-    restored = run["workload"].get("data_origin", {}).get("method") == "restored"
+    restored = data_origin_method(run) == "restored"
     loading = restored  # until the first command through the measuring server's socket
     start = ""  # the loading server's start: the start on the copy is the same command
     for entry in recorded:
