@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from harness.campaign.load import Workload
+from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench.commands import execute, prepare_argv, run_argv, sysbench_binary
 

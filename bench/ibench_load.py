@@ -20,8 +20,8 @@ from pathlib import Path
 
 import psutil
 
+from harness.model.ibench_params import IbenchParams
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.ibench.params import IbenchParams
 from harness.workloads.ibench.steps import run_steps
 
 MYCNF = """[mysqld]

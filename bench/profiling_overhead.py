@@ -18,9 +18,9 @@ from ab_pairs import PAIRS, STEP_S, THREADS, WORKLOAD, point_select_server
 from scipy import stats
 
 import contract
-from harness.campaign.load import Workload
 from harness.measure.around_step import measured_step
 from harness.measure.profile import DEFAULT_FREQUENCY_HZ, RunProfiles
+from harness.model.campaign import Workload
 from harness.servers.sandbox import Sandbox
 from harness.workloads.sysbench.commands import execute, run_argv, sysbench_binary
 from harness.workloads.sysbench.output import parse_run

@@ -14,7 +14,7 @@ from pathlib import Path
 from contract.text_templates import text_templates
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
-from harness.servers.mycnf import OptionValue
+from harness.model.campaign import OptionValue
 
 TomlValue = OptionValue | list[int] | dict[str, OptionValue]
 _BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")

@@ -39,7 +39,6 @@ from pathlib import Path
 import contract
 from contract import Stack
 
-DEFAULT_FREQUENCY_HZ = 99
 EVENT = "cpu-clock"
 CALL_GRAPH = "fp"
 TURNED_OFF = "profiling turned off by the campaign's [profile] enabled = false"

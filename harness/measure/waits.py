@@ -10,11 +10,12 @@ events that waited longest over it.
 
 from __future__ import annotations
 
+from harness.model.campaign import OptionValue
 from harness.servers import mycnf
 
 # Added to the cell's my.cnf: performance_schema on, every wait instrument enabled and timed.
 # The summary table needs only the global_instrumentation consumer, on by default.
-WAITS_OPTIONS: dict[str, mycnf.OptionValue] = {
+WAITS_OPTIONS: dict[str, OptionValue] = {
     "performance_schema": "ON",
     "performance_schema_instrument": "'wait/%=ON'",
 }

@@ -28,9 +28,9 @@ import tomli_w
 import contract
 from contract.sweep_pause import PAUSE_PURPOSE
 from harness.errors import UserError
+from harness.model.ibench_params import IbenchParams
 from harness.servers import confined_options
 from harness.servers.mycnf import without_placement
-from harness.workloads.ibench.params import IbenchParams
 from harness.workloads.sysbench.commands import ALWAYS
 
 NAME_PREFIX = "repro-"

@@ -28,10 +28,10 @@ import pymysql
 
 import contract
 from contract import host_variant_prefix, replay_variables
-from harness.campaign.load import Campaign, Server, Variant, Workload
 from harness.errors import ServerGoneError, ServerStartError, UserError
 from harness.measure import counters, host, storage, waits
 from harness.measure.instructions import valgrind_binary
+from harness.model.campaign import Campaign, Server, Variant, Workload
 from harness.run import instruction_pass
 from harness.run.cells import Cell, CellLedger
 from harness.run.document import (

@@ -8,9 +8,9 @@ from datetime import UTC, datetime
 
 import contract
 from contract.replay_variables import in_variables
-from harness.campaign import suites
-from harness.campaign.load import Campaign, Workload
 from harness.errors import UserError
+from harness.model import suites
+from harness.model.campaign import Campaign, Workload
 from harness.run.provenance import relative_to_project
 from harness.servers.protocol import Server
 

@@ -10,7 +10,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from harness.campaign.load import InstructionCounts, Workload
 from harness.errors import ServerStartError, UserError
 from harness.measure.instructions import (
     READY_TIMEOUT_S,
@@ -19,6 +18,7 @@ from harness.measure.instructions import (
     launch_prefix,
     valgrind_version,
 )
+from harness.model.campaign import InstructionCounts, Workload
 from harness.run.document import commands_in_variables
 from harness.servers.sandbox import Sandbox
 from harness.workloads.sysbench.commands import SysbenchFailed, events_argv

@@ -12,9 +12,9 @@ from pathlib import Path
 import pymysql
 
 import contract
-from harness.campaign.load import Profiling, Workload
 from harness.errors import ServerGoneError, WrongPlan
 from harness.measure.profile import RunProfiles
+from harness.model.campaign import Profiling, Workload
 from harness.run import document as run_document
 from harness.run.document import CampaignFacts, StartingData
 from harness.run.settle import settle

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-OptionValue = str | int | float | bool
+from harness.model.campaign import OptionValue
 
 SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
 OPTION = re.compile(r"^\s*(?P<name>[A-Za-z0-9_.-]+)\s*(?:=\s*(?P<value>.*?))?\s*$")

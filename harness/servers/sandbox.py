@@ -27,6 +27,7 @@ import pymysql
 import contract
 from contract import replay_variables
 from harness.errors import ServerGoneError, ServerStartError, UserError
+from harness.model.campaign import OptionValue
 from harness.servers import confined_options, mycnf, pinning
 from harness.servers.build_origin import sandbox_build
 from harness.servers.fetch import of_basedir as fetched_release
@@ -153,8 +154,8 @@ class Sandbox(ServerBase):
     def defaults_file(self) -> Path:
         return self.workdir / "my.cnf"
 
-    def _placement(self) -> dict[str, mycnf.OptionValue]:
-        placement: dict[str, mycnf.OptionValue] = {
+    def _placement(self) -> dict[str, OptionValue]:
+        placement: dict[str, OptionValue] = {
             "basedir": str(self.binaries.basedir),
             "datadir": str(self.datadir),
             "socket": str(self.socket_path),
@@ -428,7 +429,7 @@ def preflight(binaries: Binaries, tuned_mycnf: str, label: str, confined: bool =
     rejects unknown options and bad values with its own messages, in milliseconds."""
     with tempfile.TemporaryDirectory(prefix="mybench-preflight-") as scratch:
         defaults = Path(scratch) / "my.cnf"
-        placement: dict[str, mycnf.OptionValue] = {**binaries.own_folders}
+        placement: dict[str, OptionValue] = {**binaries.own_folders}
         if os.geteuid() == 0:
             placement.update(datadir=scratch, user="root")
         if confined:  # --help loads the libraries plugin_load names: no abbreviation

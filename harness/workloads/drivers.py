@@ -3,7 +3,7 @@ the grouping of workloads that share data."""
 
 from __future__ import annotations
 
-from harness.campaign.load import Workload
+from harness.model.campaign import Workload
 from harness.workloads.ibench.driver import IbenchDriver
 from harness.workloads.protocol import WorkloadDriver
 from harness.workloads.sysbench.driver import SysbenchDriver

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from harness.campaign.load import Workload
 from harness.measure.profile import RunProfiles
+from harness.model.campaign import Workload
 from harness.servers.protocol import Server
 from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psutil
 
-from harness.campaign.load import Workload
+from harness.model.campaign import Workload
 from harness.servers.existing.server import ExistingServer
 from harness.servers.sandbox import Sandbox
 from tests.helpers.paths import REPO

@@ -7,7 +7,7 @@ import re
 
 from pymysql.converters import escape_item
 
-from harness.campaign.load import OptionValue
+from harness.model.campaign import OptionValue
 from harness.servers.mycnf import render_option
 
 # ASCII digits only (contract/_numbers.py), and a size int() reads: longer ones are text.

@@ -25,8 +25,8 @@ import psutil
 import pymysql
 
 import contract
-from harness.campaign.load import OptionValue, Server
 from harness.errors import UserError
+from harness.model.campaign import OptionValue, Server
 from harness.servers import pinning
 from harness.servers.build_origin import existing_build
 from harness.servers.existing.option_files import read_password

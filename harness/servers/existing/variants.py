@@ -18,8 +18,8 @@ import pymysql
 from pymysql.converters import escape_item
 
 import contract
-from harness.campaign.load import OptionValue
 from harness.errors import UserError
+from harness.model.campaign import OptionValue
 from harness.servers.existing.option_values import fragment, same_value, sql_value
 from harness.servers.mycnf import option_key
 

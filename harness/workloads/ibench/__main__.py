@@ -15,7 +15,7 @@ import json
 import sys
 from pathlib import Path
 
-from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams
+from harness.model.ibench_params import DEFAULT_STEPS, IbenchParams
 from harness.workloads.ibench.steps import IbenchInterrupted, run_steps
 
 

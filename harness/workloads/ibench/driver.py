@@ -20,10 +20,10 @@ import pymysql
 
 import contract
 from harness import __version__
-from harness.campaign.load import Workload
 from harness.measure.around_step import MeasuredStep, measured_step
+from harness.model.campaign import Workload
+from harness.model.ibench_params import FLUSH, INDEX, QUERY, IbenchParams, IbenchSpec
 from harness.servers.protocol import Server
-from harness.workloads.ibench.params import FLUSH, INDEX, QUERY, IbenchParams, IbenchSpec
 from harness.workloads.ibench.steps import run_steps
 from harness.workloads.protocol import RunContext
 from harness.workloads.sysbench.dataset import SysbenchCalls, dataset_label

@@ -22,9 +22,7 @@ import psutil
 import pymysql
 
 import contract
-from harness.workloads.ibench import flush as flush_mod
-from harness.workloads.ibench import metrics, sql, workers
-from harness.workloads.ibench.params import (
+from harness.model.ibench_params import (
     FLUSH,
     INDEX,
     LOAD,
@@ -34,6 +32,8 @@ from harness.workloads.ibench.params import (
     StepPlan,
     plan,
 )
+from harness.workloads.ibench import flush as flush_mod
+from harness.workloads.ibench import metrics, sql, workers
 from harness.workloads.ibench.worker_counters import Counters, merge
 
 START_METHOD = "forkserver"  # fast starts, no inherited state; spawn works too

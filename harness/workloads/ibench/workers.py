@@ -21,8 +21,8 @@ from typing import Any
 
 import pymysql
 
+from harness.model.ibench_params import IbenchParams, StepPlan
 from harness.workloads.ibench import sql
-from harness.workloads.ibench.params import IbenchParams, StepPlan
 from harness.workloads.ibench.ratelimit import RateLimiter
 from harness.workloads.ibench.rows import RowGenerator
 from harness.workloads.ibench.worker_counters import Counters

@@ -16,7 +16,7 @@ from harness.errors import UserError
 from harness.workloads.sysbench import project_lua
 
 if TYPE_CHECKING:
-    from harness.campaign.load import Workload
+    from harness.model.campaign import Workload
 
 SUPPORTED_VERSION = "1.0.20"
 DATABASE = "sbtest"

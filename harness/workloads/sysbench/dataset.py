@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import contract
-from harness.campaign.load import Workload
 from harness.errors import UserError
+from harness.model.campaign import Workload
 from harness.servers import pinning
 from harness.servers.protocol import Server
 from harness.workloads.sysbench import project_lua

@@ -8,9 +8,9 @@ import time
 
 import contract
 from contract.sweep_pause import PAUSE_PURPOSE, pause_command
-from harness.campaign.load import Workload
 from harness.errors import WrongPlan
 from harness.measure.around_step import measured_step
+from harness.model.campaign import Workload
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
 from harness.workloads.protocol import DataLoader, RunContext

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from harness.errors import UserError
+from harness.model.tpcc_options import TpccOptions, dataset_label, table_names
 from harness.servers.protocol import Server
 from harness.workloads.sysbench.dataset import (
     DROP_EARLIER_LOAD,
@@ -17,7 +18,6 @@ from harness.workloads.sysbench.dataset import (
     measure_tables,
 )
 from harness.workloads.tpcc import commands, output
-from harness.workloads.tpcc.options import TpccOptions, dataset_label, table_names
 
 
 @dataclass(frozen=True)

@@ -4,14 +4,14 @@ data) and one after the sweep (a failed one marks the run)."""
 
 from __future__ import annotations
 
-from harness.campaign.load import Workload
+from harness.model.campaign import Workload
+from harness.model.tpcc_options import TpccOptions, dataset_label
 from harness.workloads.protocol import RunContext
 from harness.workloads.sysbench.commands import ALWAYS, Target
 from harness.workloads.sysbench.driver import SysbenchDriver
 from harness.workloads.sysbench.output import RunReport
 from harness.workloads.tpcc import commands, output
 from harness.workloads.tpcc.dataset import TpccLoader
-from harness.workloads.tpcc.options import TpccOptions, dataset_label
 
 
 class TpccDriver(SysbenchDriver):

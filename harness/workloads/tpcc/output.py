@@ -14,7 +14,7 @@ import math
 from typing import Any
 
 from contract import whole_number
-from harness.workloads.tpcc.options import TYPES, expected_mix
+from harness.model.tpcc_options import TYPES, expected_mix
 
 TPMC_LABEL = "tpmC-like: New-Order commits per minute (unaudited, TPC-C-like, not a TPC-C result)"
 

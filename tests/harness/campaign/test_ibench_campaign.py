@@ -5,8 +5,8 @@ import pytest
 
 from harness.campaign.load import load_campaign
 from harness.errors import UserError
+from harness.model.ibench_params import DEFAULT_STEPS
 from harness.workloads.ibench.driver import ibench_command
-from harness.workloads.ibench.params import DEFAULT_STEPS
 from tests.helpers.campaign_files import HEAD, write
 
 CAMPAIGN = (

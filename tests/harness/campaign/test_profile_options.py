@@ -5,8 +5,9 @@ import json
 
 import pytest
 
-from harness.campaign.load import Profiling, load_campaign
+from harness.campaign.load import load_campaign
 from harness.errors import UserError
+from harness.model.campaign import Profiling
 from tests.helpers.campaign_files import HEAD, write
 from tests.helpers.paths import REPO
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from harness.campaign.load import Workload
 from harness.measure.around_step import measured_step
+from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench.commands import (
     DATABASE,

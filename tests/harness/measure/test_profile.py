@@ -15,10 +15,10 @@ import pytest
 
 import contract
 from generator.analysis.profiles import shares
-from harness.campaign.load import Workload
 from harness.measure import profile
 from harness.measure.around_step import MeasuredStep, measured_step
 from harness.measure.profile import PERF_DATA, Folded, RunProfiles
+from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench.commands import execute, prepare_argv, run_argv, sysbench_binary
 

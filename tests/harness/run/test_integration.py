@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import contract
-from harness.campaign import suites
 from harness.measure.host import machine_key
+from harness.model import suites
 from harness.servers import sandbox
 from harness.workloads.sysbench import project_lua
 from tests.helpers.paths import REPO

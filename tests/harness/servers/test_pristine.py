@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from harness.campaign.load import Workload
 from harness.errors import UserError
+from harness.model.campaign import Workload
 from harness.servers.pristine import PristineStore, copy_datadir, ensure_room, pristine_key
 from harness.workloads.drivers import dataset_of, group_by_dataset
 

@@ -21,8 +21,8 @@ import jsonschema
 import psutil
 import pytest
 
+from harness.model.ibench_params import DEFAULT_STEPS, IbenchParams, plan
 from harness.workloads.ibench import metrics, rows, sql, worker_counters
-from harness.workloads.ibench.params import DEFAULT_STEPS, IbenchParams, plan
 from harness.workloads.ibench.ratelimit import RateLimiter
 from harness.workloads.ibench.steps import IbenchError, IbenchInterrupted, run_steps
 from tests.helpers.paths import REPO

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 import contract
-from harness.workloads.ibench.params import DEFAULT_STEPS
+from harness.model.ibench_params import DEFAULT_STEPS
 from tests.helpers.cli_runs import SANDBOX, interrupt_after, mybench_run, servers_under
 
 pytestmark = pytest.mark.server

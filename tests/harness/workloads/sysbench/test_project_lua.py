@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from harness.campaign.load import Workload
+from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
 from harness.workloads.sysbench import project_lua
 from harness.workloads.sysbench.commands import (

@@ -16,17 +16,17 @@ from pathlib import Path
 import pytest
 
 import contract
-from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench.commands import DATABASE, Target, execute, sysbench_binary
-from harness.workloads.sysbench.output import parse_run
-from harness.workloads.tpcc.commands import SCRIPT, check_argv, command, prepare_argv, run_argv
-from harness.workloads.tpcc.options import (
+from harness.model.tpcc_options import (
     ITEMS_RULE,
     TpccOptions,
     dataset_label,
     expected_mix,
     table_names,
 )
+from harness.servers.sandbox import Binaries, Sandbox
+from harness.workloads.sysbench.commands import DATABASE, Target, execute, sysbench_binary
+from harness.workloads.sysbench.output import parse_run
+from harness.workloads.tpcc.commands import SCRIPT, check_argv, command, prepare_argv, run_argv
 from harness.workloads.tpcc.output import (
     TpccOutputError,
     parse_check,

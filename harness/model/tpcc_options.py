@@ -1,9 +1,9 @@
 """The TPC-C-like workload's options as a campaign gives them, and what they say about the data.
 
-The project's Lua (lua/ beside this package, run by the system sysbench 1.0.20) implements it:
-`--tpcc_mode=compat` reproduces sysbench-tpcc (mix, access pattern, quirks) so results compare
-with published sysbench-tpcc numbers; `spec` fixes its deviations. Nothing here is a TPC-C
-result.
+The project's Lua (harness/workloads/tpcc/lua/, run by the system sysbench 1.0.20) implements
+it: `--tpcc_mode=compat` reproduces sysbench-tpcc (mix, access pattern, quirks) so results
+compare with published sysbench-tpcc numbers; `spec` fixes its deviations. Nothing here is a
+TPC-C result.
 """
 
 from __future__ import annotations
