@@ -18,7 +18,8 @@ from pathlib import Path
 
 from harness.model.tpcc_options import MODES, TpccOptions
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench.commands import DATABASE, SysbenchFailed, execute, sysbench_binary
+from harness.servers.sysbench_target import DATABASE
+from harness.workloads.sysbench.commands import SysbenchFailed, execute, sysbench_binary
 from harness.workloads.sysbench.output import parse_run
 from harness.workloads.tpcc.commands import check_argv, prepare_argv, run_argv
 from harness.workloads.tpcc.output import parse_check, parse_stats

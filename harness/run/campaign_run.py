@@ -54,10 +54,10 @@ from harness.servers.products.differing_defaults import default_differences
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server as RunningServer
 from harness.servers.sandbox import Binaries, Sandbox, option_notes, preflight
+from harness.servers.sysbench_target import DATABASE
 from harness.workloads.drivers import dataset_of, driver_for, group_by_dataset
 from harness.workloads.protocol import DataLoader
 from harness.workloads.sysbench.commands import (
-    DATABASE,
     SUPPORTED_VERSION,
     SysbenchFailed,
     sysbench_binary,

@@ -16,7 +16,7 @@ import pymysql
 
 from harness.errors import ServerGoneError
 from harness.servers.products.identity import Product
-from harness.workloads.sysbench.commands import Target
+from harness.servers.sysbench_target import Target
 
 
 class Server(Protocol):

@@ -37,8 +37,8 @@ from harness.servers.products.identity import Product, probe
 from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, server_product
+from harness.servers.sysbench_target import Target
 from harness.servers.unprivileged import Account
-from harness.workloads.sysbench.commands import Target
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL

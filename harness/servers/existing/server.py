@@ -36,7 +36,7 @@ from harness.servers.mycnf import option_key
 from harness.servers.products.identity import DISPLAY_NAMES, Product
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, server_product
-from harness.workloads.sysbench.commands import Target
+from harness.servers.sysbench_target import Target
 
 CONNECT_TIMEOUT_S = 10
 RESTART_TIMEOUT_S = 900  # the restart command itself: a slow shutdown flushes the buffer pool

@@ -17,11 +17,10 @@ from harness.errors import UserError
 from harness.model.campaign import Workload
 from harness.servers import pinning
 from harness.servers.protocol import Server
+from harness.servers.sysbench_target import DATABASE, Target
 from harness.workloads.sysbench import project_lua
 from harness.workloads.sysbench.commands import (
-    DATABASE,
     SysbenchFailed,
-    Target,
     cleanup_argv,
     execute,
     prepare_argv,

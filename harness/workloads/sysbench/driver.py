@@ -13,9 +13,9 @@ from harness.measure.around_step import measured_step
 from harness.model.campaign import Workload
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
+from harness.servers.sysbench_target import Target
 from harness.workloads.protocol import DataLoader, RunContext
 from harness.workloads.sysbench import commands, dataset, postwrite, project_lua
-from harness.workloads.sysbench.commands import Target
 from harness.workloads.sysbench.dataset import SysbenchCalls
 from harness.workloads.sysbench.output import RunReport, parse_run
 

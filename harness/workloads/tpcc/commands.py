@@ -8,7 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from harness.model.tpcc_options import TpccOptions
-from harness.workloads.sysbench.commands import ALWAYS, RUN_ONLY, Target
+from harness.servers.sysbench_target import Target
+from harness.workloads.sysbench.commands import ALWAYS, RUN_ONLY
 
 LUA_DIR = Path(__file__).resolve().parent / "lua"
 SCRIPT = LUA_DIR / "tpcc.lua"

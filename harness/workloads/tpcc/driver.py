@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from harness.model.campaign import Workload
 from harness.model.tpcc_options import TpccOptions, dataset_label
+from harness.servers.sysbench_target import Target
 from harness.workloads.protocol import RunContext
-from harness.workloads.sysbench.commands import ALWAYS, Target
+from harness.workloads.sysbench.commands import ALWAYS
 from harness.workloads.sysbench.driver import SysbenchDriver
 from harness.workloads.sysbench.output import RunReport
 from harness.workloads.tpcc import commands, output

@@ -10,8 +10,8 @@ import pytest
 from harness.measure.around_step import measured_step
 from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
+from harness.servers.sysbench_target import DATABASE
 from harness.workloads.sysbench.commands import (
-    DATABASE,
     execute,
     prepare_argv,
     run_argv,

@@ -18,8 +18,8 @@ from harness.errors import ServerGoneError, UserError
 from harness.measure import host as hostinfo
 from harness.measure.sampler import StepSampler
 from harness.servers.sandbox import Sandbox, free_loopback_port
+from harness.servers.sysbench_target import DATABASE
 from harness.workloads.sysbench.commands import (
-    DATABASE,
     cleanup_argv,
     execute,
     prepare_argv,

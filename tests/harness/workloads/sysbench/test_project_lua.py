@@ -10,9 +10,9 @@ import pytest
 
 from harness.model.campaign import Workload
 from harness.servers.sandbox import Binaries, Sandbox
+from harness.servers.sysbench_target import DATABASE
 from harness.workloads.sysbench import project_lua
 from harness.workloads.sysbench.commands import (
-    DATABASE,
     command,
     execute,
     prepare_argv,

@@ -24,7 +24,8 @@ from harness.model.tpcc_options import (
     table_names,
 )
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench.commands import DATABASE, Target, execute, sysbench_binary
+from harness.servers.sysbench_target import DATABASE, Target
+from harness.workloads.sysbench.commands import execute, sysbench_binary
 from harness.workloads.sysbench.output import parse_run
 from harness.workloads.tpcc.commands import SCRIPT, check_argv, command, prepare_argv, run_argv
 from harness.workloads.tpcc.output import (
