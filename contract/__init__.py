@@ -4,6 +4,7 @@ This is the one place that knows the schema version and where the schema lives.
 """
 
 from datetime import UTC, datetime
+from typing import Final
 
 from contract._fleet import host_variant_prefix
 from contract._host_fingerprint import host_fingerprint, ram_gib
@@ -32,6 +33,7 @@ from contract._profiles import (
 )
 from contract._results_dir import validate_dir
 from contract._run_document import (
+    AnyStep,
     Background,
     Build,
     Campaign,
@@ -46,6 +48,7 @@ from contract._run_document import (
     MappedOption,
     Monitor,
     Origin,
+    OriginSource,
     OsCounters,
     PerOp,
     PfsWaits,
@@ -54,6 +57,7 @@ from contract._run_document import (
     Profiler,
     ProfileSymbols,
     Qps,
+    RecordedStep,
     Repeat,
     Reproduce,
     ReproduceCommand,
@@ -83,6 +87,7 @@ from contract._secrets import (
     redact_text,
 )
 from contract._steps import (
+    any_steps,
     ibench_steps,
     is_ibench,
     level_steps,
@@ -104,7 +109,7 @@ from contract._write import RunExistsError, write_new_file, write_run
 
 # Version 1 has grown by optional fields only; README.md beside this file lists them and says
 # what change would need version 2 and how version 1 documents would be read then.
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1  # Final: typed Literal[1], as RunDocument's schema_version
 # Monitoring series named <prefix><INNODB_METRICS name> hold the metrics a campaign sampled.
 INNODB_METRICS_PREFIX = "innodb_metrics."
 
@@ -124,6 +129,7 @@ __all__ = [
     "SCHEMA_PATH",
     "SCHEMA_VERSION",
     "SMALLEST_FIGURE",
+    "AnyStep",
     "Background",
     "Build",
     "Campaign",
@@ -140,6 +146,7 @@ __all__ = [
     "Monitor",
     "NotAFigure",
     "Origin",
+    "OriginSource",
     "OsCounters",
     "PageNameError",
     "PerOp",
@@ -151,6 +158,7 @@ __all__ = [
     "ProfileSymbols",
     "Profiler",
     "Qps",
+    "RecordedStep",
     "Repeat",
     "Reproduce",
     "ReproduceCommand",
@@ -172,6 +180,7 @@ __all__ = [
     "TpccStep",
     "Workload",
     "WorkloadTpcc",
+    "any_steps",
     "check_run",
     "credential_leaks",
     "figure",

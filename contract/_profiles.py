@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
+from contract._run_document import AnyStep
 from contract._validate import Problem, schema_problems
 from contract._write import write_new_file
 
@@ -47,7 +48,7 @@ class ProfileFile(TypedDict):
     steps: dict[str, ProfileStep]
 
 
-def step_key(step: Mapping[str, Any]) -> str:
+def step_key(step: AnyStep) -> str:
     """The key of a run's step in its profile file: the Insert Benchmark step's name, else
     the sysbench thread level."""
     return str(step["step"]) if "step" in step else str(step["threads"])

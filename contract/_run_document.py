@@ -650,6 +650,12 @@ class IbenchStep(TypedDict):
     waits: NotRequired[PfsWaits]
 
 
+# A step this harness measured (counters, samples, costs), of either kind.
+RecordedStep = Step | IbenchStep
+# Any step of any run, a published table's included: for a reader that takes every kind.
+AnyStep = Step | SummaryStep | IbenchStep
+
+
 class RunDocument(TypedDict):
     """One run file, data/runs/<id>.json."""
 

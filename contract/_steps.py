@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import cast
 
-from contract._run_document import IbenchStep, RunDocument, Step, SummaryStep
+from contract._run_document import (
+    AnyStep,
+    IbenchStep,
+    RecordedStep,
+    RunDocument,
+    Step,
+    SummaryStep,
+)
 from contract.fields import origin_kind
 
 
@@ -23,6 +30,12 @@ def sysbench_steps(run: RunDocument) -> list[Step]:
     return cast("list[Step]", run["steps"])
 
 
+def any_steps(run: RunDocument) -> list[AnyStep]:
+    """The steps of any run, of whichever kind: a reader narrows each with `in` (a step with
+    "threads" is not an IbenchStep, one with "settle" a Step)."""
+    return cast("list[AnyStep]", run["steps"])
+
+
 def level_steps(run: RunDocument) -> list[Step | SummaryStep]:
     """The thread levels of a run of any tool but ibench, a published table's included: any
     figure of such a step may be absent (contract.fields.step_figure)."""
@@ -34,9 +47,9 @@ def ibench_steps(run: RunDocument) -> list[IbenchStep]:
     return cast("list[IbenchStep]", run["steps"])
 
 
-def recorded_steps(run: RunDocument) -> list[Step | IbenchStep]:
+def recorded_steps(run: RunDocument) -> list[RecordedStep]:
     """The steps of a run that recorded more than published figures (counters, series,
     samples): every step but a summary table's, which holds none of them."""
     if origin_kind(run) == "summary-table":
         return []
-    return cast("list[Step | IbenchStep]", run["steps"])
+    return cast("list[RecordedStep]", run["steps"])

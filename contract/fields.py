@@ -20,15 +20,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Literal, get_args
 
-from contract._run_document import IbenchStep, PrintedRatio, RunDocument, Step, SummaryStep
+from contract._run_document import AnyStep, PrintedRatio, RunDocument, Step, SummaryStep
 
-# A figure of a sysbench or summary-table step at a dotted path ($defs/step, $defs/summary_step).
+# A figure of a step at a dotted path: of a sysbench step ($defs/step; a summary table's
+# $defs/summary_step holds some of them), or of an Insert Benchmark step ($defs/ibench_step:
+# the operation counts, the host's counters and cost per operation).
 StepFigure = Literal[
     "tps",
     "rows_per_s",
+    "events",
     "errors",
     "reconnects",
     "duration_s",
+    "inserts",
+    "deletes",
+    "queries",
+    "rows",
     "qps.total",
     "qps.read",
     "qps.write",
@@ -83,9 +90,8 @@ def _at(document: Mapping[str, object], path: str) -> object:
     return value
 
 
-def step_figure(step: Step | SummaryStep | IbenchStep, figure: StepFigure) -> float | None:
-    """The step's figure at `figure`; None where the step lacks it (an Insert Benchmark step
-    holds only the host's counters of these)."""
+def step_figure(step: AnyStep, figure: StepFigure) -> float | None:
+    """The step's figure at `figure`; None where the step lacks it."""
     value = _at(step, figure)
     return value if isinstance(value, int | float) and not isinstance(value, bool) else None
 
@@ -97,11 +103,19 @@ def printed_ratios(step: Step | SummaryStep) -> dict[str, PrintedRatio]:
     return step["printed_ratios"] if "printed_ratios" in step else {}  # noqa: SIM401
 
 
-def monitor_series(step: Step | IbenchStep, metric: str) -> list[float]:
+def monitor_series(step: AnyStep, metric: str) -> list[float]:
     """The step's per-second samples of a monitored metric; empty when it was not sampled."""
     if "monitor" not in step:
         return []
     return step["monitor"]["series"].get(metric) or []
+
+
+def step_series(step: AnyStep, name: str) -> list[float]:
+    """The step's own per-second series (tps, p95_ms, inserts_per_s, ...); empty when it has none
+    of that name."""
+    series = _at(step, "series")
+    values = series.get(name) if isinstance(series, Mapping) else None
+    return list(values) if isinstance(values, list) else []
 
 
 def server_variable(run: RunDocument, name: str) -> str | None:

@@ -19,10 +19,10 @@ figure comes from the best source the step has, in this order:
 from __future__ import annotations
 
 import statistics
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
+from contract import PerOp, RecordedStep
+from contract.fields import monitor_series
 from generator.analysis.operations import operation_count
 
 SERVER_SERIES = "server_cpu_pct"
@@ -49,8 +49,8 @@ class CpuSplit:
         return self.server.us_per_op is not None or self.client.us_per_op is not None
 
 
-def _from_samples(step: Mapping[str, Any], series_name: str) -> CpuFigure:
-    series = step.get("monitor", {}).get("series", {}).get(series_name)
+def _from_samples(step: RecordedStep, series_name: str) -> CpuFigure:
+    series = monitor_series(step, series_name)
     operations = operation_count(step)
     seconds = step.get("duration_s")
     if not series or operations is None or not seconds:
@@ -59,17 +59,17 @@ def _from_samples(step: Mapping[str, Any], series_name: str) -> CpuFigure:
     return CpuFigure(round(cpu_s * 1e6 / operations, 2), sampled=True)
 
 
-def _client(step: Mapping[str, Any], per_op: Mapping[str, Any]) -> CpuFigure:
+def _client(step: RecordedStep, per_op: PerOp) -> CpuFigure:
     if "client_cpu_us" in per_op:
         return CpuFigure(per_op["client_cpu_us"])
-    workers_s = step.get("client_cpu", {}).get("seconds")
+    workers_s = step["client_cpu"]["seconds"] if "client_cpu" in step else None
     operations = operation_count(step)
     if workers_s is not None and operations is not None:
         return CpuFigure(round(workers_s * 1e6 / operations, 2))
     return _from_samples(step, CLIENT_SERIES)
 
 
-def cpu_split(step: Mapping[str, Any]) -> CpuSplit | None:
+def cpu_split(step: RecordedStep) -> CpuSplit | None:
     """The step's server and client CPU per operation; None for a step without per_op."""
     per_op = step.get("per_op")
     if per_op is None:

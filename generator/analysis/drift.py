@@ -18,35 +18,28 @@ HOST_FIELD = "host"
 NOT_RECORDED = "not recorded"
 
 
-def _recorded(*path: str) -> Callable[[RunDocument], str]:
-    """The value at path in the run document; a missing one (an older run) is "not recorded"."""
-
-    def value(run: RunDocument) -> str:
-        found: object = run
-        for key in path:
-            found = found.get(key) if isinstance(found, dict) else None
-        return NOT_RECORDED if found is None else str(found)
-
-    return value
+def _text(value: object) -> str:
+    """A recorded value as a banner prints it; a missing one (an older run) is "not recorded"."""
+    return NOT_RECORDED if value is None else str(value)
 
 
 def _server_build(run: RunDocument) -> str:
     # The server appends "-log" to its version while the binary log is on: same build.
-    return _recorded("server", "version_string")(run).removesuffix("-log")
+    return _text(run["server"].get("version_string")).removesuffix("-log")
 
 
 # label -> the run's value of that field, as a string.
 DRIFT_FIELDS: tuple[tuple[str, Callable[[RunDocument], str]], ...] = (
     (HOST_FIELD, lambda run: host_of(run)["name"]),
-    ("CPU model", _recorded("host", "cpu_model")),
-    ("CPU threads", _recorded("host", "cpu_threads")),
-    ("kernel", _recorded("host", "kernel")),
-    ("CPU frequency governor", _recorded("host", "cpu_governor")),
-    ("transparent huge pages", _recorded("host", "transparent_hugepages")),
-    ("datadir device", _recorded("host", "datadir_device")),
-    ("datadir filesystem", _recorded("host", "datadir_filesystem")),
+    ("CPU model", lambda run: _text(run["host"].get("cpu_model"))),
+    ("CPU threads", lambda run: _text(run["host"].get("cpu_threads"))),
+    ("kernel", lambda run: _text(run["host"].get("kernel"))),
+    ("CPU frequency governor", lambda run: _text(run["host"].get("cpu_governor"))),
+    ("transparent huge pages", lambda run: _text(run["host"].get("transparent_hugepages"))),
+    ("datadir device", lambda run: _text(run["host"].get("datadir_device"))),
+    ("datadir filesystem", lambda run: _text(run["host"].get("datadir_filesystem"))),
     ("server build", _server_build),
-    ("sysbench version", _recorded("workload", "tool_version")),
+    ("sysbench version", lambda run: _text(run["workload"].get("tool_version"))),
 )
 
 

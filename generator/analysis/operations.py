@@ -8,11 +8,11 @@ same count, so it reads beside the recorded ones.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from contract import RecordedStep
+from contract.fields import StepFigure, step_figure
 
 # per_op.op -> the step field that counts those operations
-COUNT_FIELD = {
+COUNT_FIELD: dict[str, StepFigure] = {
     "transaction": "events",
     "query": "queries",
     "insert": "inserts",
@@ -20,7 +20,7 @@ COUNT_FIELD = {
 }
 
 
-def step_operation(step: Mapping[str, Any]) -> str | None:
+def step_operation(step: RecordedStep) -> str | None:
     """The operation a step is measured per: its per_op.op, or a transaction for a sysbench
     step that recorded no per_op (imported runs); None for a step with neither (flush)."""
     per_op = step.get("per_op")
@@ -29,9 +29,9 @@ def step_operation(step: Mapping[str, Any]) -> str | None:
     return "transaction" if "events" in step else None
 
 
-def operation_count(step: Mapping[str, Any]) -> int | None:
+def operation_count(step: RecordedStep) -> int | None:
     """The number of step_operation the step did; None when it did none or names none."""
     op = step_operation(step)
     field = COUNT_FIELD.get(op) if op is not None else None
-    count = step.get(field) if field is not None else None
-    return int(count) if isinstance(count, int | float) and count > 0 else None
+    count = step_figure(step, field) if field is not None else None
+    return int(count) if count is not None and count > 0 else None

@@ -11,10 +11,10 @@ per-second rate and the flush step measures nothing, so neither is judged."""
 from __future__ import annotations
 
 import statistics
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 from contract import IbenchStep, RunDocument, Step, ibench_steps, is_ibench, sysbench_steps
-from contract.fields import monitor_series, step_figure
+from contract.fields import monitor_series, step_figure, step_series
 from generator.analysis import stats as _stats
 from generator.analysis.verdict import step_flags
 from generator.analysis.write_debt import step_write_debt
@@ -27,7 +27,7 @@ def _trim(run: RunDocument, step: Step) -> int:
 def kept_series(run: RunDocument, step: Step, name: str) -> list[float]:
     """A per-second series of the step (tps, qps, p95_ms) after the warm-up cut; empty when
     the step has none."""
-    series = cast("list[float] | None", step.get("series", {}).get(name))
+    series = step_series(step, name)
     return _stats.kept(series, _trim(run, step)) if series else []
 
 
@@ -67,7 +67,7 @@ IBENCH_HEADLINE_SERIES: dict[str, Literal["queries_per_s", "inserts_per_s"]] = {
 def ibench_kept(step: IbenchStep) -> list[float]:
     """The headline's per-second series after the warm-up cut; empty when the step has none."""
     name = IBENCH_HEADLINE_SERIES.get(step["kind"])
-    series = step.get("series", {}).get(name) if name else None
+    series = step_series(step, name) if name else None
     return _stats.kept(series, _stats.trim_seconds(step["duration_s"])) if series else []
 
 

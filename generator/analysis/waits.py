@@ -22,11 +22,11 @@ A time says what a wait cost and a count does not, so a counted wait never outra
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 import contract
+from contract import Monitor, RecordedStep
 from generator.analysis.operations import operation_count
 
 Source = Literal["status", "innodb_metrics"]
@@ -93,12 +93,14 @@ class Wait:
         return 2, -self.per_s
 
 
-def _metric_total(monitor: Mapping[str, Any], name: str) -> float | None:
+def _metric_total(monitor: Monitor | None, name: str) -> float | None:
     """A sampled INNODB_METRICS counter's total over the step: its per-second rates times the
     interval; for a running total recorded as a value (MariaDB's lock_timeouts), its last sample
     less its first. None when not sampled, or sampled without its kind (never guessed)."""
+    if monitor is None:
+        return None
     key = f"{contract.INNODB_METRICS_PREFIX}{name}"
-    series = monitor.get("series", {}).get(key)
+    series = monitor["series"].get(key)
     kind = monitor.get("kinds", {}).get(key)
     if not series or kind is None:
         return None
@@ -130,7 +132,7 @@ def _wait(
     )
 
 
-def top_waits(step: Mapping[str, Any]) -> list[Wait]:
+def top_waits(step: RecordedStep) -> list[Wait]:
     """The step's waits that moved, most important first (the module's rule); empty for a step
     with none, or without status counters or a duration."""
     delta = step.get("server_status_delta") or {}
@@ -150,7 +152,7 @@ def top_waits(step: Mapping[str, Any]) -> list[Wait]:
         for counter in STATUS_WAITS
         if delta.get(counter.name, 0) > 0
     ]
-    monitor = step.get("monitor") or {}
+    monitor = step.get("monitor")
     for counter in METRIC_WAITS:
         total = _metric_total(monitor, counter.name)
         if total is not None and total > 0:

@@ -5,9 +5,10 @@ the response-time histogram per role.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import Any
 
 from contract import RunDocument, ibench_steps
+from contract.fields import step_series
 from generator.figures.plain import Figure, figure
 from generator.figures.style import seconds_axis
 from generator.hugo.site_contract import ibench_figure, ibench_histogram_figure
@@ -36,24 +37,24 @@ def ibench_figures(run: RunDocument) -> dict[str, Figure]:
     histogram per role (ibench-hist-<step>)."""
     figures = {}
     for step in ibench_steps(run):
-        # By name: the rate and max-latency series of each role.
-        series = cast("dict[str, list[float]]", step.get("series", {}))
-        if step["kind"] == "flush" or not series.get("t"):
+        seconds = step_series(step, "t")
+        if step["kind"] == "flush" or not seconds:
             continue
         traces: list[dict[str, Any]] = []
+        # By name: the rate and max-latency series of each role.
         for role in ROLES:
-            if any(series[RATES[role]]):
+            if any(rates := step_series(step, RATES[role])):
                 traces.append({"type": "scatter", "name": RATES[role].replace("_per_s", "/s"),
-                               "x": series["t"], "y": series[RATES[role]], "mode": "lines",
+                               "x": seconds, "y": rates, "mode": "lines",
                                "legendgroup": role})  # fmt: skip
         for role in ROLES:
-            if any(series[f"max_{role}_us"]):
-                worst_ms = [round(us / 1000, 3) for us in series[f"max_{role}_us"]]
-                traces.append({"type": "scatter", "name": f"max {role} ms", "x": series["t"],
+            if any(worst_us := step_series(step, f"max_{role}_us")):
+                worst_ms = [round(us / 1000, 3) for us in worst_us]
+                traces.append({"type": "scatter", "name": f"max {role} ms", "x": seconds,
                                "y": worst_ms, "mode": "lines", "yaxis": "y2",
                                "legendgroup": role, "line": {"dash": "dot"}})  # fmt: skip
         # Ticks and title under the lower panel: both panels share this x axis.
-        x_axis = seconds_axis(f"seconds into {step['step']}", max(series["t"]))
+        x_axis = seconds_axis(f"seconds into {step['step']}", max(seconds))
         figures[ibench_figure(step["step"])] = figure(
             traces,
             {

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Literal, cast
 
 from contract import IbenchStep, ResponseHistogram, RunDocument, ibench_steps, is_ibench
+from contract.fields import step_series
 from generator.analysis.cpu_split import cpu_split
 from generator.analysis.ratios import stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
@@ -145,7 +146,7 @@ def run_report(run: RunDocument) -> dict[str, Any]:
                 "histograms": histogram_rows(step),
             }
             for step in measured
-            if step.get("series", {}).get("t")
+            if step_series(step, "t")
         ],
     }
 

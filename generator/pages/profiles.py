@@ -14,9 +14,19 @@ share file (share_file), from which the compare page ranks the same moves betwee
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from contract import ProfileFile, RunDocument, Stack, folded, page_segment, step_key
+from contract import (
+    AnyStep,
+    ProfileFile,
+    RunDocument,
+    Stack,
+    folded,
+    page_segment,
+    recorded_steps,
+    step_key,
+    sysbench_steps,
+)
 from generator.analysis.profiles import merged, share_changes, shares
 from generator.analysis.repeats import counted_runs, group_by_cell
 from generator.hugo import site_contract as site
@@ -48,13 +58,7 @@ DYNAMIC_SYMBOLS = (
 NO_SYMBOLS = "The server binary has no symbol table: its functions show as [{binary}]."
 
 
-def _steps(run: RunDocument) -> list[Mapping[str, Any]]:
-    """The run's steps as plain maps: sysbench, imported and Insert Benchmark steps alike carry
-    the optional profile summary."""
-    return cast(list[Mapping[str, Any]], run["steps"])
-
-
-def step_label(step: Mapping[str, Any]) -> str:
+def step_label(step: AnyStep) -> str:
     """'16 threads' for a sysbench step, the step's name for the Insert Benchmark's."""
     if "step" in step:
         return str(step["step"])
@@ -137,7 +141,7 @@ def run_profiles(run: RunDocument, profile: ProfileFile | None) -> dict[str, Any
     symbols = recorded["symbols"]
     wording = {"dynamic": DYNAMIC_SYMBOLS, "none": NO_SYMBOLS}.get(symbols["symbol_table"], "")
     steps = []
-    for step in _steps(run):
+    for step in recorded_steps(run):
         if "profile" not in step:
             continue
         key, summary = step_key(step), step["profile"]
@@ -164,7 +168,7 @@ def run_flame_graphs(
     """Per site-relative SVG path, its title, subtitle and stacks: each step with samples."""
     graphs = {}
     profiler = profiler_words(profile["profiler"])
-    for step in _steps(run):
+    for step in recorded_steps(run):
         if "profile" in step and step["profile"]["kept_samples"]:
             key = step_key(step)
             title = f"{run['id']} \u00b7 {step_label(step)}"
@@ -175,13 +179,14 @@ def run_flame_graphs(
 def _cell_stacks(
     runs: list[RunDocument], profiles: Mapping[str, ProfileFile]
 ) -> dict[int, dict[Stack, int]]:
-    """By thread level, the stacks of the counted passes that profiled it, merged."""
+    """By thread level, the stacks of the counted passes that profiled it, merged (runs: one
+    cell's sysbench runs)."""
     by_threads: dict[int, list[dict[Stack, int]]] = {}
     for run in counted_runs(runs):
         profile = profiles.get(run["id"])
         if profile is None:
             continue
-        for step in _steps(run):
+        for step in sysbench_steps(run):
             if step.get("profile", {}).get("kept_samples"):
                 by_threads.setdefault(step["threads"], []).append(folded(profile, step_key(step)))
     return {threads: merged(stacks) for threads, stacks in by_threads.items()}
@@ -253,7 +258,7 @@ def share_file(run: RunDocument, profile: ProfileFile) -> dict[str, Any]:
     (js/compare/profiles.js merges passes by samples and takes the differences as
     analysis/profiles.share_changes does)."""
     steps = {}
-    for step in _steps(run):
+    for step in recorded_steps(run):
         if not step.get("profile", {}).get("kept_samples"):
             continue
         key = step_key(step)

@@ -9,12 +9,12 @@ debt. The page says so, with links, so a reader does not take it for a fresh sta
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
-from contract import RunDocument, is_ibench
+from contract import RunDocument, any_steps, is_ibench
 from contract.fields import data_origin_method, pass_index
 from generator.analysis.server_starts import server_starts
+from generator.pages.profiles import step_label
 
 # What a server start began from, by workload.data_origin.method (None: no data_origin); only
 # a server mybench did not start has its data prepared in place.
@@ -33,13 +33,6 @@ def ordinal(number: int) -> str:
         else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
     )
     return f"{number}{suffix}"
-
-
-def _step_label(step: Mapping[str, Any]) -> str:
-    if "step" in step:  # an Insert Benchmark step
-        return str(step["step"])
-    threads = step["threads"]
-    return f"{threads} thread{'s' if threads > 1 else ''}"
 
 
 def _link(run: RunDocument) -> dict[str, str]:
@@ -66,10 +59,10 @@ def run_sequence(run: RunDocument, start: list[RunDocument]) -> dict[str, Any]:
     """The section's facts. start: as for earlier_runs."""
     position, runs = _runs_of_start(run, start)
     method = data_origin_method(run)
-    steps = [cast("Mapping[str, Any]", step) for step in run["steps"]]
+    steps = any_steps(run)
     # a run recorded before the harness settled before every step waited before its first one
     settles = [
-        step.get("settle", run.get("settle") if index == 0 else None)
+        step["settle"] if "settle" in step else run.get("settle") if index == 0 else None
         for index, step in enumerate(steps)
     ]
     return {
@@ -79,7 +72,7 @@ def run_sequence(run: RunDocument, start: list[RunDocument]) -> dict[str, Any]:
         "after": [_link(other) for other in runs[position:]],
         "started_on": STARTED_ON[method],
         "steps": [
-            {"label": _step_label(step), "settle": settle}
+            {"label": step_label(step), "settle": settle}
             for step, settle in zip(steps, settles, strict=True)
         ],
         "settled": any(settle is not None for settle in settles),

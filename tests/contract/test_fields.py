@@ -21,6 +21,7 @@ from contract.fields import (
     required_value,
     server_variable,
     step_figure,
+    step_series,
 )
 from tests.helpers.paths import DATA_DIR
 
@@ -52,13 +53,15 @@ def _is_number(node: dict[str, Any]) -> bool:
     return bool(NUMBERS & set(kinds if isinstance(kinds, list) else [kinds]))
 
 
+STEP_DEFINITIONS = ("step", "summary_step", "ibench_step")
+
+
 @pytest.mark.parametrize("figure", STEP_FIGURES)
-def test_a_step_figure_is_a_number_of_the_step_schema(figure: str) -> None:
-    node = _node(SCHEMA["$defs"]["step"], figure)
-    assert node is not None, f"$defs/step has no {figure}"
-    assert _is_number(node), f"$defs/step {figure} is not a number: {node}"
-    summary = _node(SCHEMA["$defs"]["summary_step"], figure)
-    assert summary is None or _is_number(summary), f"$defs/summary_step {figure}: {summary}"
+def test_a_step_figure_is_a_number_of_the_step_schemas(figure: str) -> None:
+    nodes = {name: _node(SCHEMA["$defs"][name], figure) for name in STEP_DEFINITIONS}
+    assert any(nodes.values()), f"no step definition has {figure}"
+    for name, node in nodes.items():
+        assert node is None or _is_number(node), f"$defs/{name} {figure} is not a number: {node}"
 
 
 @pytest.mark.parametrize("path", DOCUMENT_PATHS)
@@ -67,7 +70,7 @@ def test_a_document_path_is_in_the_run_schema(path: str) -> None:
 
 
 def test_a_typo_in_a_figure_path_fails_the_schema_check() -> None:
-    assert _node(SCHEMA["$defs"]["step"], "latency_ms.p59") is None
+    assert not any(_node(SCHEMA["$defs"][name], "latency_ms.p59") for name in STEP_DEFINITIONS)
 
 
 def _committed_run() -> RunDocument:
@@ -93,6 +96,10 @@ def test_a_monitor_series_is_empty_when_the_step_was_not_sampled() -> None:
     assert monitor_series(step, "no_such_metric") == []
     unsampled = {key: value for key, value in step.items() if key != "monitor"}
     assert monitor_series(unsampled, metric) == []  # type: ignore[arg-type]
+    assert step_series(step, "tps") == step["series"]["tps"]
+    assert step_series(step, "no_such_series") == []
+    cell: SummaryStep = {"threads": 1, "tps": 3.0}
+    assert step_series(cell, "tps") == []
 
 
 def test_run_fields_when_present_and_when_absent() -> None:
@@ -108,8 +115,9 @@ def test_run_fields_when_present_and_when_absent() -> None:
     assert (pass_index(third), pass_order(third), pass_count(third)) == (3, 3, 5)
     assert origin_kind(measured_once) is None
     assert server_variable(run, "no_such_variable") is None
-    assert server_variable(run, "innodb_buffer_pool_size") == (
-        run["server"]["variables"]["innodb_buffer_pool_size"]
+    assert (
+        server_variable(run, "innodb_buffer_pool_size")
+        == (run["server"]["variables"]["innodb_buffer_pool_size"])
     )
     assert data_origin_method(run) in ("prepared", "restored", None)
 
