@@ -9,6 +9,7 @@ import tomllib
 from dataclasses import replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -32,6 +33,9 @@ from harness.servers.fetch.catalog import release
 from harness.servers.mycnf import option_key
 
 _SCHEMA_PATH = Path(__file__).with_name("campaign.schema.json")
+# A table of the campaign file: its keys and value types are what campaign.schema.json allows,
+# checked before any is read.
+Table = dict[str, Any]
 
 # sysbench's defaults are tiny (1 table x 10,000 rows); these are the project's, chosen so a
 # 2-core VM builds the data in seconds while staying larger than a few pages per table.
@@ -86,11 +90,12 @@ def _usable_cpus(path: Path, where: str, cpus: list[int]) -> tuple[int, ...]:
     return tuple(sorted(cpus))
 
 
-def _basedir(path: Path, label: str, spec: dict) -> Path:
+def _basedir(path: Path, label: str, spec: Table) -> Path:
     """A sandbox's basedir: a fetched release's, or the one given (relative to the campaign
     file's folder, like base_file), or Debian's packages under /usr."""
     if "release" not in spec:
-        return (path.parent / spec.get("basedir", "/usr")).resolve()
+        given: str = spec.get("basedir", "/usr")
+        return (path.parent / given).resolve()
     release(spec["release"])  # a name the catalog knows
     fetched = installed(SERVERS_DIR / spec["release"])
     if fetched is None:
@@ -101,7 +106,7 @@ def _basedir(path: Path, label: str, spec: dict) -> Path:
     return fetched.basedir
 
 
-def _variant(path: Path, label: str, spec: dict) -> Variant:
+def _variant(path: Path, label: str, spec: Table) -> Variant:
     """buffer_pool is the first-class spelling of innodb_buffer_pool_size (in-memory vs
     IO-bound); giving both would leave the reader guessing which one counted."""
     options = dict(spec.get("options", {}))
@@ -115,22 +120,28 @@ def _variant(path: Path, label: str, spec: dict) -> Variant:
     return Variant(label, spec.get("description", ""), options)
 
 
-def _existing_fields(path: Path, spec: dict) -> dict[str, object]:
-    """The connection fields of a kind = "existing" server; a relative option_file is read
-    from the campaign file's folder, like basedir."""
-    fields: dict[str, object] = {
-        name: spec[name]
-        for name in ("host", "port", "user", "password_env", "restart_command")
-        if name in spec
-    }
-    if "socket" in spec:
-        fields["socket"] = Path(spec["socket"])
-    if "option_file" in spec:
-        fields["option_file"] = (path.parent / spec["option_file"]).resolve()
-    return fields
+def _server(path: Path, label: str, spec: Table) -> Server:
+    """A [servers.<label>] table. A relative datadir is read from the campaign file's folder,
+    like basedir, and so is a kind = "existing" server's option_file."""
+    return Server(
+        label,
+        spec["kind"],
+        _basedir(path, label, spec),
+        _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
+        (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
+        host=spec.get("host"),
+        port=spec.get("port", Server.port),
+        socket=Path(spec["socket"]) if "socket" in spec else None,
+        user=spec.get("user"),
+        password_env=spec.get("password_env"),
+        option_file=(path.parent / spec["option_file"]).resolve()
+        if "option_file" in spec
+        else None,
+        restart_command=spec.get("restart_command"),
+    )
 
 
-def _options(path: Path, label: str, spec: dict) -> dict[str, str]:
+def _options(path: Path, label: str, spec: Table) -> dict[str, str]:
     options = {
         name.replace("_", "-"): _sysbench_value(v) for name, v in spec.get("options", {}).items()
     }
@@ -143,7 +154,7 @@ def _options(path: Path, label: str, spec: dict) -> dict[str, str]:
     return options
 
 
-def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload]:
+def _workloads(path: Path, label: str, spec: Table, sweep: Table) -> list[Workload]:
     """One workload, or a preset's tests in their run order; [sweep] and the workload's own
     keys override the preset's reference values."""
     if spec.get("test") == IBENCH_TEST:
@@ -192,7 +203,7 @@ def _workloads(path: Path, label: str, spec: dict, sweep: dict) -> list[Workload
 
 
 def _tpcc_workload(
-    path: Path, label: str, spec: dict, options: dict[str, str], sweep: Sweep
+    path: Path, label: str, spec: Table, options: dict[str, str], sweep: Sweep
 ) -> Workload:
     """tables counts independent table sets (datasets run in parallel); scale and the rest are
     the Lua's own options. table_size means nothing here: the population rules size the tables."""
@@ -208,7 +219,7 @@ def _tpcc_workload(
     return Workload(label, spec["test"], tpcc.tables, 0, options, sweep, tpcc=tpcc)
 
 
-def _ibench_workload(path: Path, label: str, spec: dict) -> Workload:
+def _ibench_workload(path: Path, label: str, spec: Table) -> Workload:
     """options are IbenchParams fields, steps the step list; its l.i0 step creates the data,
     so tables, table_size and [sweep] mean nothing here."""
     where = f"{path}: [workloads.{label}"
@@ -228,7 +239,7 @@ def _ibench_workload(path: Path, label: str, spec: dict) -> Workload:
     return Workload(label, IBENCH_TEST, params.tables, 0, {}, ibench=ibench)
 
 
-def _sweep(given: dict, threads: list[int], step_seconds: int, sleep_seconds: float) -> Sweep:
+def _sweep(given: Table, threads: list[int], step_seconds: int, sleep_seconds: float) -> Sweep:
     return Sweep(
         threads=list(given.get("threads", threads)),
         step_seconds=given.get("step_seconds", step_seconds),
@@ -282,17 +293,7 @@ def load_campaign(path: Path) -> Campaign:
         name=raw["name"],
         title=raw["title"],
         description=raw.get("description", "").strip(),
-        servers=[
-            Server(
-                label,
-                spec["kind"],
-                _basedir(path, label, spec),
-                _usable_cpus(path, f"servers.{label}.cpus", spec.get("cpus", [])),
-                (path.parent / spec["datadir"]).resolve() if "datadir" in spec else None,
-                **_existing_fields(path, spec),
-            )
-            for label, spec in raw["servers"].items()
-        ],
+        servers=[_server(path, label, spec) for label, spec in raw["servers"].items()],
         base_mycnf=base_mycnf,
         variants=[_variant(path, label, spec) for label, spec in raw["variants"].items()],
         workloads=workloads,
@@ -307,7 +308,7 @@ def load_campaign(path: Path) -> Campaign:
 
 
 def _instruction_counts(
-    path: Path, raw: dict, workloads: list[Workload]
+    path: Path, raw: Table, workloads: list[Workload]
 ) -> InstructionCounts | None:
     if "instructions" not in raw:
         return None

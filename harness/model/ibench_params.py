@@ -82,7 +82,7 @@ class IbenchParams:
     @classmethod
     def from_options(cls, options: dict[str, object]) -> IbenchParams:
         """From a campaign's options table (TOML values); ValueError names the bad key."""
-        fields = {field.name: field.type for field in dataclasses.fields(cls)}
+        fields = {field.name: str(field.type) for field in dataclasses.fields(cls)}
         for name, value in options.items():
             if name not in fields:
                 raise ValueError(f"{name} is not an ibench option ({', '.join(fields)})")

@@ -8,6 +8,7 @@ TPC-C result.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,7 +49,7 @@ class TpccOptions:
             raise ValueError("scale and tables must be >= 1, items >= 100")
 
     @classmethod
-    def from_options(cls, options: dict[str, object]) -> TpccOptions:
+    def from_options(cls, options: Mapping[str, str | int]) -> TpccOptions:
         """From sysbench-style option names (dashes or underscores), as a campaign writes them:
         {"tables": 10, "scale": 100, "tpcc_mode": "spec", "use_fk": 0, "enable_purge": "yes"}."""
         given = {name.replace("-", "_"): value for name, value in options.items()}
