@@ -19,8 +19,8 @@ from scipy import stats
 
 import contract
 from harness.measure.around_step import measured_step
-from harness.measure.profile import DEFAULT_FREQUENCY_HZ, RunProfiles
-from harness.model.campaign import Workload
+from harness.measure.profile import RunProfiles
+from harness.model.campaign import DEFAULT_FREQUENCY_HZ, Workload
 from harness.servers.sandbox import Sandbox
 from harness.workloads.sysbench.commands import execute, run_argv, sysbench_binary
 from harness.workloads.sysbench.output import parse_run
