@@ -1,1 +1,2 @@
-"""Campaign files: the TOML a user writes, its JSON Schema, and the preset suites it may name."""
+"""Campaign files: the TOML a user writes and its JSON Schema, loaded into the campaign model
+(harness/model/), and new ones written from a preset."""
