@@ -19,7 +19,8 @@ import platform
 import subprocess
 from pathlib import Path
 
-from harness.servers.fetch import SERVERS_DIR, of_basedir
+import contract
+from harness.servers.fetch import SERVERS_DIR, Manifest, of_basedir
 
 REPORTED = (
     "version_comment",
@@ -64,9 +65,9 @@ def reported(variables: dict[str, str]) -> dict[str, str]:
     return {name: variables[name] for name in REPORTED if variables.get(name)}
 
 
-def sandbox_build(binary: Path, basedir: Path, variables: dict[str, str]) -> dict[str, object]:
+def sandbox_build(binary: Path, basedir: Path, variables: dict[str, str]) -> contract.Build:
     """The build of a server the harness starts from basedir."""
-    build: dict[str, object]
+    build: contract.Build
     if (package := owning_package(binary)) is not None:
         build = {"origin": "package", "package": package[0], "package_version": package[1]}
         if (distribution := _distribution()) is not None:
@@ -80,10 +81,10 @@ def sandbox_build(binary: Path, basedir: Path, variables: dict[str, str]) -> dic
     return {**build, "reported": reported(variables)}
 
 
-def _fetched_build(manifest: dict, basedir: Path) -> dict[str, object]:
+def _fetched_build(manifest: Manifest, basedir: Path) -> contract.Build:
     """A release `mybench server fetch` installed: a Debian suite's packages unpacked into a
     root of their own, or generic binaries from Maven Central."""
-    build: dict[str, object] = {"release": manifest["release"], "basedir": str(basedir)}
+    release, where = manifest["release"], str(basedir)
     if "server_package" in manifest:
         package = manifest["server_package"]
         return {
@@ -91,11 +92,12 @@ def _fetched_build(manifest: dict, basedir: Path) -> dict[str, object]:
             "package": package["package"],
             "package_version": package["version"],
             "distribution": f"Debian {manifest['suite']} (unpacked by mybench server fetch)",
-            **build,
+            "release": release,
+            "basedir": where,
         }
-    return {"origin": "tarball", **build}
+    return {"origin": "tarball", "release": release, "basedir": where}
 
 
-def existing_build(variables: dict[str, str]) -> dict[str, object]:
+def existing_build(variables: dict[str, str]) -> contract.Build:
     """The build of a server the harness connected to: only what it reports."""
     return {"origin": "existing", "reported": reported(variables)}

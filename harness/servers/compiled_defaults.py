@@ -14,6 +14,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
+from typing import TypedDict, cast
 
 import contract
 from harness.servers.sandbox import Binaries, Sandbox
@@ -23,6 +24,14 @@ UNIQUE_PER_START = frozenset({"server_uid", "server_uuid"})
 # which a cache written before holds as "<redacted>".
 CACHE_FORMAT = 2
 SOURCE = "SHOW GLOBAL VARIABLES of a fresh server of the same build started with an empty my.cnf"
+
+
+class BuildDefaults(TypedDict):
+    """A build's defaults, as cached: its binary, the variables, and the names left out."""
+
+    binary: str
+    variables: dict[str, str]
+    per_instance: list[str]
 
 
 def cache_dir() -> Path:
@@ -36,13 +45,13 @@ def _build_key(binaries: Binaries) -> str:
     return hashlib.sha256(identity.encode()).hexdigest()[:16]
 
 
-def compiled_defaults(binaries: Binaries, scratch: Path) -> dict[str, object]:
+def compiled_defaults(binaries: Binaries, scratch: Path) -> BuildDefaults:
     """{"variables": the build's defaults, "per_instance": names left out because their value
     named the probe instance itself (its paths, port, socket, uid), where every server differs
     by construction}. Starts a throwaway server in scratch/ unless cached."""
     cached = cache_dir() / f"{_build_key(binaries)}.json"
     if cached.is_file():
-        return json.loads(cached.read_text())
+        return cast(BuildDefaults, json.loads(cached.read_text()))  # written below
     with Sandbox(binaries, scratch / "compiled-defaults", "[mysqld]\n") as box:
         with box.connect() as conn, conn.cursor() as cursor:
             cursor.execute("SHOW GLOBAL VARIABLES")
@@ -55,7 +64,7 @@ def compiled_defaults(binaries: Binaries, scratch: Path) -> dict[str, object]:
         for name, value in found.items()
         if name in UNIQUE_PER_START or any(mark in value for mark in own)
     )
-    document = {
+    document: BuildDefaults = {
         "binary": str(binaries.server),
         "variables": {n: v for n, v in found.items() if n not in per_instance},
         "per_instance": per_instance,
@@ -67,7 +76,7 @@ def compiled_defaults(binaries: Binaries, scratch: Path) -> dict[str, object]:
     return document
 
 
-def differences(variables: dict[str, str], compiled: dict[str, object]) -> dict[str, str | None]:
+def differences(variables: dict[str, str], compiled: BuildDefaults) -> dict[str, str | None]:
     """name -> the build's default, for every variable whose value is not that default (None:
     the probe had no such variable, e.g. a plugin loaded by my.cnf)."""
     defaults, per_instance = compiled["variables"], set(compiled["per_instance"])

@@ -4,6 +4,7 @@ sandbox placement (paths and port) the harness owns. Pure text in, text out."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from harness.model.campaign import OptionValue
 
@@ -42,7 +43,7 @@ def server_options(text: str) -> dict[str, str]:
 
 
 def apply_variant(
-    base: str, variant_label: str, overrides: dict[str, OptionValue], heading: str = ""
+    base: str, variant_label: str, overrides: Mapping[str, OptionValue], heading: str = ""
 ) -> str:
     """Rewrite base so each override appears once: replaced in place, removed (False), or added
     at the end of the first server section under a comment naming the variant (or `heading`)."""

@@ -17,6 +17,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import contract
 from harness.errors import UserError
 
 # Copies need their size plus room for the server to grow the redo log and temp files.
@@ -34,10 +35,10 @@ class PristineCopy:
     load_seconds: float
     rows: int
     data_bytes: int
-    load_commands: list[dict[str, str]]  # purpose/command, as recorded for the reader
-    load_check: dict | None = None  # tpcc: the consistency check of the fresh load
+    load_commands: list[contract.ReproduceCommand]  # as recorded for the reader
+    load_check: contract.TpccCheck | None = None  # tpcc: the consistency check of the fresh load
 
-    def origin(self, restore_seconds: float) -> dict[str, object]:
+    def origin(self, restore_seconds: float) -> contract.DataOrigin:
         """The run document's workload.data_origin for a run on a restored copy."""
         return {
             "method": "restored",
@@ -110,7 +111,18 @@ class PristineStore:
         self.copies[key] = copy
         return copy
 
-    def keep(self, key: str, loaded_datadir: Path, **facts: object) -> PristineCopy:
+    def keep(
+        self,
+        key: str,
+        loaded_datadir: Path,
+        *,
+        loaded_by: str,
+        load_seconds: float,
+        rows: int,
+        data_bytes: int,
+        load_commands: list[contract.ReproduceCommand],
+        load_check: contract.TpccCheck | None = None,
+    ) -> PristineCopy:
         """Move a just-loaded, stopped datadir into the store (a rename: no second copy)."""
         slot = self.slot(key)
         shutil.rmtree(slot, ignore_errors=True)  # a half-made slot of an interrupted load
@@ -121,7 +133,9 @@ class PristineStore:
         except OSError:  # another filesystem (the load ran elsewhere): copy then remove
             copy_datadir(loaded_datadir, datadir)
             shutil.rmtree(loaded_datadir, ignore_errors=True)
-        copy = PristineCopy(key=key, datadir=datadir, **facts)
+        copy = PristineCopy(
+            key, datadir, loaded_by, load_seconds, rows, data_bytes, load_commands, load_check
+        )
         saved = {**asdict(copy), "datadir": str(datadir)}
         (slot / READY_MARK).write_text(json.dumps(saved, indent=1) + "\n")
         self.copies[key] = copy

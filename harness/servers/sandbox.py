@@ -22,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from contract import replay_variables
@@ -38,7 +38,7 @@ from harness.servers.products.option_hints import option_hint
 from harness.servers.protocol import ServerBase
 from harness.servers.serverinfo import client_command, server_product
 from harness.servers.sysbench_target import Target
-from harness.servers.unprivileged import Account
+from harness.servers.unprivileged import Account, AsAccount
 
 READY_TIMEOUT_S = 120  # InnoDB creates its redo log and buffer pool before it listens
 STOP_TIMEOUT_S = 120  # a slow shutdown flushes the buffer pool; only then SIGKILL
@@ -55,7 +55,8 @@ def free_loopback_port() -> int:
     """A port the kernel just handed out on 127.0.0.1 (its ephemeral range never holds 3306)."""
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
         listener.bind(("127.0.0.1", 0))
-        return listener.getsockname()[1]
+        address: tuple[str, int] = listener.getsockname()
+        return address[1]
 
 
 @dataclass(frozen=True)
@@ -110,14 +111,14 @@ class Sandbox(ServerBase):
     server_args: tuple[str, ...] = ()  # after --defaults-file: options of this start only
     ready_timeout_s: float = READY_TIMEOUT_S
     # What tuned_mycnf changed for this release (harness/servers/products/option_mapping.py).
-    mapped_options: list[dict[str, str]] = field(default_factory=list)
+    mapped_options: list[contract.MappedOption] = field(default_factory=list)
     datadir_at: Path | None = None  # the storage under test; default: workdir/datadir
     # A stopped, loaded datadir to start from instead of initialising an empty one.
     seed: Path | None = None
     port: int = 0
     my_cnf_text: str = ""
     socket_dir: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="mybench-")))
-    _process: subprocess.Popen | None = None
+    _process: subprocess.Popen[bytes] | None = None
     restore_seconds: float | None = None  # how long copying the seed took
     confined: bool = False  # tuned_mycnf is a stranger's: file options placed in FILES
     run_as: str | None = None  # the account the server runs as when the harness is root
@@ -286,16 +287,17 @@ class Sandbox(ServerBase):
         for directory in (self.workdir, self.datadir):
             self.account.check_writable(directory, hint)
 
-    def _as_account(self) -> dict[str, object]:
+    def _as_account(self) -> AsAccount:
         return self.account.popen() if self.account is not None else {}
 
     def sysbench_target(self) -> Target:
         return Target(socket=self.socket_path)
 
-    def reproduce_commands(self) -> list[dict[str, str]]:
+    def reproduce_commands(self) -> list[contract.ReproduceCommand]:
         """How a reader gets the same datadir (a copy of the loaded one, or a new one) and starts
         the server on it, in the variables of replay_variables (my.cnf: the run's file)."""
         datadir = f"--datadir={self.datadir}"  # explicit: the loading start uses PRISTINE
+        prepare: contract.ReproduceCommand
         if self.seed is not None:
             prepare = {
                 "purpose": "copy the loaded datadir (every variant starts on its own copy)",
@@ -307,13 +309,13 @@ class Sandbox(ServerBase):
                 "command": shlex.join([*self.binaries.init_argv(self.defaults_file), datadir]),
             }
         server = [*self.launch_argv(), datadir]
-        start = {
+        start: contract.ReproduceCommand = {
             "purpose": "start the server",
             "command": shlex.join(pinning.pinned(server, self.cpus)) + " &",
         }
         return [prepare, start]
 
-    def stop_commands(self) -> list[dict[str, str]]:
+    def stop_commands(self) -> list[contract.ReproduceCommand]:
         """The clean shutdown the harness does before its datadir is copied (the admin client
         returns once the server has removed its pid file, that is once it has exited)."""
         admin = "mariadb-admin" if self.binaries.product.family == "mariadb" else "mysqladmin"
@@ -338,7 +340,7 @@ class Sandbox(ServerBase):
         client = "mariadb" if self.binaries.product.family == "mariadb" else "mysql"
         return client_command(client, [f"--socket={self.socket_path}", "-u", "root"], sql)
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> contract.Server:
         """The run document's "server": what runs, with which my.cnf, and its variables, with
         every credential redacted (the my.cnf file the server reads keeps them)."""
         with self.connect() as conn, conn.cursor() as cursor:
@@ -349,7 +351,7 @@ class Sandbox(ServerBase):
         )
         version_string = variables.get("version", "")
         comment = variables.get("version_comment", "")
-        return {
+        server: contract.Server = {
             "product": server_product(version_string, comment),
             "version": version_string.split("-", 1)[0],
             "version_string": version_string,
@@ -367,8 +369,10 @@ class Sandbox(ServerBase):
             "cpu_affinity": pinning.applied_cpus(self.pid),
             "variables": variables,
             "build": sandbox_build(self.binaries.server, self.binaries.basedir, variables),
-            **({"mapped_options": self.mapped_options} if self.mapped_options else {}),
         }
+        if self.mapped_options:
+            server["mapped_options"] = self.mapped_options
+        return server
 
     def connect_args(self) -> dict[str, object]:
         """pymysql.connect keywords (picklable: the Insert Benchmark's workers get them)."""

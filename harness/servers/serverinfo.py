@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import re
 import shlex
+from typing import Literal
+
+# The run document's server.product.
+ProductName = Literal["mariadb", "mysql", "percona"]
 
 
-def server_product(version_string: str, version_comment: str) -> str:
+def server_product(version_string: str, version_comment: str) -> ProductName:
     if "mariadb" in version_string.lower():
         return "mariadb"
     return "percona" if "percona" in version_comment.lower() else "mysql"

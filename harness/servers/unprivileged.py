@@ -10,10 +10,19 @@ import pwd
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 from harness.errors import UserError
 
 ACCOUNT = "nobody"
+
+
+class AsAccount(TypedDict, total=False):
+    """subprocess keywords that start a child as another account; none: as the harness."""
+
+    user: int
+    group: int
+    extra_groups: list[int]
 
 
 @dataclass(frozen=True)
@@ -33,7 +42,7 @@ class Account:
             raise UserError(f"{name}: no such user to run the server as") from None
         return cls(name, entry.pw_uid, entry.pw_gid)
 
-    def popen(self) -> dict[str, object]:
+    def popen(self) -> AsAccount:
         """subprocess keywords that start the child as this account, without root's groups."""
         return {"user": self.uid, "group": self.gid, "extra_groups": []}
 
@@ -52,7 +61,7 @@ class Account:
         """UserError when this account cannot enter and write directory (a parent closed to
         other users, such as a home directory of mode 0700)."""
         probe = ["test", "-w", str(directory), "-a", "-x", str(directory)]
-        if subprocess.run(probe, check=False, **self.popen()).returncode != 0:  # type: ignore[call-overload]
+        if subprocess.run(probe, check=False, **self.popen()).returncode != 0:
             raise UserError(
                 f"{directory}: the server runs as {self.name}, which cannot write there"
                 f" (a parent directory is closed to other users); {hint}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from pymysql.converters import escape_item
+from pymysql.converters import escape_item  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 from harness.model.campaign import OptionValue
 from harness.servers.mycnf import render_option
@@ -29,17 +29,19 @@ def sql_value(value: OptionValue) -> str:
         return str(int(size[1]) * 1024 ** ("kmgtpe".index(size[2].lower()) + 1))
     if _NUMBER.fullmatch(text):
         return text
-    return escape_item(text, "utf8mb4")
+    quoted: str = escape_item(text, "utf8mb4")
+    return quoted
 
 
-def _normal(value: object) -> object:
+def _normal(value: object) -> str | float:
     text = str(value).strip().lower()
     if text in ("on", "true", "yes"):
         return "on"
     if text in ("off", "false", "no"):
         return "off"
     if size := _SIZE.fullmatch(text):
-        return int(size[1]) * 1024 ** ("kmgtpe".index(size[2]) + 1)
+        in_bytes: int = int(size[1]) * 1024 ** ("kmgtpe".index(size[2]) + 1)
+        return in_bytes
     if _NUMBER.fullmatch(text):
         return float(text)
     return text
@@ -52,8 +54,8 @@ def same_value(wanted: OptionValue, actual: str) -> bool:
     have = _normal(actual)
     if want == have:
         return True
-    booleans = {"on": 1.0, "off": 0.0}
-    if booleans.get(want, want) == booleans.get(have, have):  # type: ignore[arg-type]
+    booleans: dict[str | float, float] = {"on": 1.0, "off": 0.0}
+    if booleans.get(want, want) == booleans.get(have, have):
         return True
     if isinstance(want, str) and isinstance(have, str) and "," in have:
         return set(want.split(",")) <= set(have.split(","))

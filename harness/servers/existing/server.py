@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Self
 
-import psutil
-import pymysql
+import psutil  # type: ignore[import-untyped]  # psutil ships no type hints
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness.errors import UserError
@@ -35,7 +35,7 @@ from harness.servers.existing.variants import VariantApplier
 from harness.servers.mycnf import option_key
 from harness.servers.products.identity import DISPLAY_NAMES, Product
 from harness.servers.protocol import ServerBase
-from harness.servers.serverinfo import client_command, server_product
+from harness.servers.serverinfo import ProductName, client_command, server_product
 from harness.servers.sysbench_target import Target
 
 CONNECT_TIMEOUT_S = 10
@@ -178,7 +178,7 @@ class ExistingServer(ServerBase):
             self._seen_from = str(cursor.fetchone()[0]).rpartition("@")[2]
         self.locate()
 
-    def read_variables(self, cursor) -> dict[str, str]:
+    def read_variables(self, cursor: pymysql.cursors.Cursor) -> dict[str, str]:
         """SHOW GLOBAL VARIABLES, kept as what the server now is."""
         cursor.execute("SHOW GLOBAL VARIABLES")
         self._variables = {
@@ -204,7 +204,7 @@ class ExistingServer(ServerBase):
             yield self
 
     @property
-    def product(self) -> str:
+    def product(self) -> ProductName:
         variables = self._variables
         return server_product(variables.get("version", ""), variables.get("version_comment", ""))
 
@@ -331,7 +331,7 @@ class ExistingServer(ServerBase):
         password = ["-p"] if self._password is not None else []
         return self.scrub(client_command(client, [*where, "-u", self.user, *password], sql))
 
-    def describe(self) -> dict[str, object]:
+    def describe(self) -> contract.Server:
         """The run document's "server" object: what the server is, how the current variant
         reached it (my_cnf holds the fragment with a comment saying how), its variables."""
         with self.checked_connect() as conn, conn.cursor() as cursor:
@@ -349,7 +349,7 @@ class ExistingServer(ServerBase):
                 f"no option applied: server {self.label} runs its own configuration", "", {}
             )
         )
-        document: dict[str, object] = {
+        document: contract.Server = {
             "product": self.product,
             "version": self.version,
             "version_string": self._variables.get("version", ""),
@@ -383,14 +383,14 @@ class ExistingServer(ServerBase):
         document["build"] = existing_build(variables)
         return document
 
-    def describe_host(self) -> dict[str, object] | None:
+    def describe_host(self) -> contract.ServerHost | None:
         """The run document's "server_host": the machine the server runs on, as the server
         described itself when the harness connected; None when reached by unix socket (then it
         runs on the client's machine, which "host" describes)."""
         if self.socket is not None:
             return None
         variables = self._variables
-        document: dict[str, object] = {
+        document: contract.ServerHost = {
             "address": f"{self.host}:{self.port}",
             "hostname": variables.get("hostname", ""),
             "same_machine": self._is_local(),
@@ -402,11 +402,11 @@ class ExistingServer(ServerBase):
         }
         return document
 
-    def reproduce_commands(self) -> list[dict[str, str]]:
+    def reproduce_commands(self) -> list[contract.ReproduceCommand]:
         """How the current variant's options reached the server, as purpose/command pairs
         (no secret: the client prompts for the password, and the commands were scrubbed)."""
         applied = self.variants.applied
-        return [dict(command) for command in applied.commands] if applied else []
+        return [command.copy() for command in applied.commands] if applied else []
 
     def replay_variables(self) -> dict[str, str]:
         """None: the commands name the server as the campaign does (host, port or socket), and

@@ -12,10 +12,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
-import pymysql
-from pymysql.converters import escape_item
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
+from pymysql.converters import escape_item  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness.errors import UserError
@@ -40,10 +40,10 @@ class PlannedOption:
 @dataclass(frozen=True)
 class AppliedVariant:
     label: str
-    how: str | None  # "set_global", "restart_command", or None when the variant sets nothing
+    how: Literal["set_global", "restart_command"] | None  # None: the variant sets nothing
     my_cnf: str
     options: dict[str, OptionValue]
-    commands: list[dict[str, str]]
+    commands: list[contract.ReproduceCommand]
 
 
 class VariantHost(Protocol):
@@ -60,7 +60,7 @@ class VariantHost(Protocol):
         """connect(), a refusal raised as one UserError line."""
         ...
 
-    def read_variables(self, cursor) -> dict[str, str]:
+    def read_variables(self, cursor: pymysql.cursors.Cursor) -> dict[str, str]:
         """SHOW GLOBAL VARIABLES, which the server keeps as what it now is."""
         ...
 
@@ -117,7 +117,9 @@ class VariantApplier:
                 f" restart_command on {self.host.identity()}; give its value"
             )
 
-    def _dynamic(self, cursor, label: str, keys: list[str]) -> dict[str, bool]:
+    def _dynamic(
+        self, cursor: pymysql.cursors.Cursor, label: str, keys: list[str]
+    ) -> dict[str, bool]:
         """Which variables SET GLOBAL can change. MariaDB says so in
         information_schema.SYSTEM_VARIABLES.READ_ONLY. MySQL has no such column
         (performance_schema.variables_info does not say), so there each variable is probed
@@ -137,7 +139,7 @@ class VariantApplier:
                 flags[key] = self._probe_dynamic(cursor, label, key)
         return flags
 
-    def _probe_dynamic(self, cursor, label: str, key: str) -> bool:
+    def _probe_dynamic(self, cursor: pymysql.cursors.Cursor, label: str, key: str) -> bool:
         try:
             cursor.execute(f"SET GLOBAL {key} = @@GLOBAL.{key}")
         except pymysql.err.MySQLError as exc:
@@ -207,7 +209,7 @@ class VariantApplier:
         """SET GLOBAL each option; returns (variable, SQL literal of the original value). A
         refused option restores the ones already set and raises UserError."""
         originals: list[tuple[str, str]] = []
-        commands = []
+        commands: list[contract.ReproduceCommand] = []
         with self.host.checked_connect() as conn, conn.cursor() as cursor:
             for option in plan:
                 cursor.execute(f"SELECT @@GLOBAL.{option.key}")
@@ -253,7 +255,7 @@ class VariantApplier:
             )
         else:
             header = f"no option applied: server {self.host.label} runs its own configuration"
-        how = "set_global" if plan else None
+        how: Literal["set_global"] | None = "set_global" if plan else None
         self.applied = AppliedVariant(
             label, how, fragment(header, label, options), options, commands
         )
@@ -311,7 +313,7 @@ class VariantApplier:
         restart = self.host.scrub(self.restart_command or "")
         command = f"{VARIANT_CNF_ENV}=my.cnf sh -c {shlex.quote(restart)}"
         purpose = "restart the server with the variant's options (my.cnf is this run's fragment)"
-        commands = [{"purpose": purpose, "command": command}]
+        commands: list[contract.ReproduceCommand] = [{"purpose": purpose, "command": command}]
         return AppliedVariant(label, "restart_command", text, options, commands)
 
     def _run_restart(self, label: str, path: Path) -> None:

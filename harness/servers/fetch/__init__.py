@@ -13,6 +13,7 @@ import shutil
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import NotRequired, TypedDict, cast
 
 from harness import PROJECT_ROOT
 from harness.errors import UserError
@@ -26,10 +27,25 @@ MANIFEST = "manifest.json"
 APT_STATE = ".apt"  # under SERVERS_DIR: the private apt state of each Debian suite
 
 
+class ServerPackage(TypedDict):
+    package: str
+    version: str
+
+
+class Manifest(TypedDict):
+    """What the harness reads of manifest.json (maven.py and debian.py record more)."""
+
+    release: str
+    basedir: str  # relative to the release's folder
+    server_options: NotRequired[dict[str, str]]
+    server_package: NotRequired[ServerPackage]  # a Debian suite's release
+    suite: NotRequired[str]
+
+
 @dataclass(frozen=True)
 class Fetched:
     folder: Path
-    manifest: dict
+    manifest: Manifest
 
     @property
     def basedir(self) -> Path:
@@ -45,7 +61,8 @@ def installed(folder: Path) -> Fetched | None:
     path = folder / MANIFEST
     if not path.is_file():
         return None
-    return Fetched(folder, json.loads(path.read_text(encoding="utf-8")))
+    # Written by fetch() below, last of all: a folder with one holds a whole release.
+    return Fetched(folder, cast(Manifest, json.loads(path.read_text(encoding="utf-8"))))
 
 
 def of_basedir(basedir: Path) -> Fetched | None:

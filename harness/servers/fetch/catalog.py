@@ -6,6 +6,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from harness.errors import UserError
 
@@ -41,7 +42,7 @@ class Release:
         )
 
 
-def _release(name: str, entry: dict) -> Release:
+def _release(name: str, entry: dict[str, Any]) -> Release:  # a catalog.toml table
     if entry["origin"] == "maven":
         origin: Maven | Debian = Maven(entry["artifact"], entry["sha1"])
     else:

@@ -15,11 +15,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+import contract
 from harness.servers import mycnf
 from harness.servers.products.identity import Product
 from harness.servers.products.versions import Versions, until
-
-Mapped = dict[str, str]  # {"option", "value", "reason"}
 
 
 @dataclass(frozen=True)
@@ -46,10 +45,10 @@ def _one_redo_file(options: dict[str, str]) -> tuple[dict[str, str], str] | None
 RULES = (Rule("mariadb", until(10, 5), _one_redo_file),)
 
 
-def map_options(product: Product, tuned: str) -> tuple[str, list[Mapped]]:
+def map_options(product: Product, tuned: str) -> tuple[str, list[contract.MappedOption]]:
     """tuned with the mappings for this release applied, and what was mapped and why."""
     options = mycnf.server_options(tuned)
-    mapped: list[Mapped] = []
+    mapped: list[contract.MappedOption] = []
     for rule in RULES:
         if rule.family != product.family or product.version not in rule.versions:
             continue
