@@ -14,34 +14,53 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
+import contract
 from harness.measure import counters, waits
 from harness.measure.profile import RunProfiles
 from harness.measure.sampler import INTERVAL_S, ProcessCpu, StepSampler, cpu_between, process_cpu
 from harness.servers.protocol import Server
 
 
+class StepMeasures(TypedDict, total=False):
+    """What measured_step records on a step, under the keys a Step and an IbenchStep share."""
+
+    server_status_delta: dict[str, float]
+    os: contract.OsCounters
+    waits: contract.PfsWaits
+    monitor: contract.Monitor
+    profile: contract.StepProfile
+
+
+# What a per_op figure counts (contract.PerOp's op).
+Operation = Literal["transaction", "query", "insert", "indexed_row"]
+
+
 @dataclass
 class MeasuredStep:
     # Filled when the block exits; the same dict object throughout, so a caller that handed it
     # on (harness.workloads.ibench merges it into the step) sees the values.
-    fields: dict = field(default_factory=dict)
+    fields: StepMeasures = field(default_factory=StepMeasures)
     os_before: counters.OsSample | None = None
     os_after: counters.OsSample | None = None
     cpu_before: ProcessCpu | None = None
     cpu_after: ProcessCpu | None = None
 
     def per_op(
-        self, operations: int, op: str, client_cpu_s: float | None = None
-    ) -> dict[str, object]:
+        self, operations: int, op: Operation, client_cpu_s: float | None = None
+    ) -> contract.PerOp:
         """Mark Callaghan's cpu/o, cs/o, rKB/o, wKB/o over the step, per `op`, and the server's
         and the clients' own CPU per `op`. client_cpu_s: the clients' CPU as a driver measured
         it itself (the Insert Benchmark's workers), in place of this process's children."""
-        server_s, children_s = cpu_between(self.cpu_before, self.cpu_after)
+        os_before, os_after = self.os_before, self.os_after
+        cpu_before, cpu_after = self.cpu_before, self.cpu_after
+        # measured_step has set all four once its block has exited
+        assert os_before is not None and os_after is not None
+        assert cpu_before is not None and cpu_after is not None
+        server_s, children_s = cpu_between(cpu_before, cpu_after)
         client_s = children_s if client_cpu_s is None else client_cpu_s
-        costs = counters.per_operation(
-            self.os_before, self.os_after, operations, server_s, client_s
-        )
+        costs = counters.per_operation(os_before, os_after, operations, server_s, client_s)
         return {**costs, "op": op}
 
 
@@ -84,10 +103,8 @@ def measured_step(
         if recording is not None:
             recording.discard()
         raise
-    step.fields.update(
-        server_status_delta=counters.status_delta(status_before, status_after),
-        os=counters.os_delta(step.os_before, step.os_after),
-    )
+    step.fields["server_status_delta"] = counters.status_delta(status_before, status_after)
+    step.fields["os"] = counters.os_delta(step.os_before, step.os_after)
     if pfs_waits:
         step.fields["waits"] = waits.step_waits(waits_before, waits_after)
     if samples:  # a step shorter than one interval (l.x on tiny data) has no sample

@@ -7,6 +7,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
+
 import contract
 
 SECTOR_BYTES = 512  # /proc/diskstats counts 512-byte sectors whatever the device's block size
@@ -15,7 +17,7 @@ BUSY_FIELDS = ("user", "nice", "system", "irq", "softirq")
 CLOCK_TICKS_PER_S = os.sysconf("SC_CLK_TCK")
 
 
-def server_status(connection) -> dict[str, float]:
+def server_status(connection: pymysql.connections.Connection) -> dict[str, float]:
     with connection.cursor() as cursor:
         cursor.execute("SHOW GLOBAL STATUS")
         rows = cursor.fetchall()
@@ -28,7 +30,7 @@ def server_status(connection) -> dict[str, float]:
     return numeric
 
 
-def status_number(cursor, name: str) -> int | None:
+def status_number(cursor: pymysql.cursors.Cursor, name: str) -> int | None:
     """One whole-number status variable on cursor's server; None when the server has no such
     variable (MySQL lacks Innodb_checkpoint_age, for one)."""
     cursor.execute("SHOW GLOBAL STATUS LIKE %s", (name,))
@@ -79,7 +81,7 @@ def os_sample() -> OsSample:
     return OsSample(time.monotonic(), cpu, switches, read, written)
 
 
-def os_delta(before: OsSample, after: OsSample) -> dict[str, float]:
+def os_delta(before: OsSample, after: OsSample) -> contract.OsCounters:
     seconds = max(after.at - before.at, 1e-6)
     ticks = {name: after.cpu.get(name, 0) - before.cpu.get(name, 0) for name in CPU_FIELDS}
     total_ticks = max(sum(ticks.values()), 1)
@@ -111,7 +113,7 @@ def per_operation(
     operations: int,
     server_cpu_s: float | None = None,
     client_cpu_s: float | None = None,
-) -> dict[str, object]:
+) -> contract.PerOp:
     """Mark Callaghan's efficiency columns (cpu/o, cs/o, rKB/o, wKB/o) over one step.
 
     Host-wide counters, like his vmstat/iostat: with sysbench on the same host the client's
@@ -143,7 +145,9 @@ def per_operation(
     }
 
 
-def enable_innodb_metrics(connection, patterns: tuple[str, ...]) -> None:
+def enable_innodb_metrics(
+    connection: pymysql.connections.Connection, patterns: tuple[str, ...]
+) -> None:
     """Switch on the INNODB_METRICS counters a campaign samples (most are off by default);
     a name the server does not know raises its own error (1231)."""
     with connection.cursor() as cursor:
@@ -151,7 +155,9 @@ def enable_innodb_metrics(connection, patterns: tuple[str, ...]) -> None:
             cursor.execute("SET GLOBAL innodb_monitor_enable = %s", (pattern,))
 
 
-def innodb_metrics(connection, patterns: tuple[str, ...]) -> dict[str, tuple[float, bool]]:
+def innodb_metrics(
+    connection: pymysql.connections.Connection, patterns: tuple[str, ...]
+) -> dict[str, tuple[float, bool]]:
     """name -> (count, is_counter) for the metrics matching patterns. Selecting by name keeps
     the query the same on MySQL (STATUS column) and MariaDB (ENABLED column)."""
     if not patterns:

@@ -10,6 +10,7 @@ import os
 import platform
 import re
 from pathlib import Path
+from typing import TypedDict
 
 import contract
 
@@ -20,7 +21,32 @@ _FINGERPRINT_APP_ID = b"mybench host fingerprint"
 _MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 
 
-def collect_cpu() -> dict[str, object]:
+# What each collect_* reads, under the keys of contract.Host it fills.
+class OsFacts(TypedDict):
+    hostname: str
+    kernel: str
+    os: str
+
+
+class CpuFacts(TypedDict):
+    cpu_model: str
+    cpu_sockets: int
+    cpu_cores: int
+    cpu_threads: int
+    virtualization: str | None
+    cpu_affinity: list[int]
+
+
+class MemoryFacts(TypedDict):
+    ram_bytes: int
+
+
+class TuningFacts(TypedDict):
+    cpu_governor: str | None
+    transparent_hugepages: str | None
+
+
+def collect_cpu() -> CpuFacts:
     text = Path("/proc/cpuinfo").read_text()
     models = [
         line.split(":", 1)[1].strip()
@@ -60,14 +86,14 @@ def _cpuinfo_blocks(text: str) -> list[dict[str, str]]:
     return blocks
 
 
-def collect_memory() -> dict[str, object]:
+def collect_memory() -> MemoryFacts:
     for line in Path("/proc/meminfo").read_text().splitlines():
         if line.startswith("MemTotal:"):
             return {"ram_bytes": int(line.split()[1]) * 1024}
     return {"ram_bytes": 1}
 
 
-def collect_os() -> dict[str, object]:
+def collect_os() -> OsFacts:
     pretty = platform.system()
     os_release = Path("/etc/os-release")
     if os_release.exists():
@@ -84,7 +110,7 @@ def _read_first_line(path: str) -> str | None:
         return None  # a VM without cpufreq, a container without /sys/kernel/mm
 
 
-def collect_tuning() -> dict[str, object]:
+def collect_tuning() -> TuningFacts:
     """Kernel settings that move database numbers: the CPU governor and transparent hugepages."""
     thp = _read_first_line("/sys/kernel/mm/transparent_hugepage/enabled")
     if thp and "[" in thp:
@@ -132,7 +158,7 @@ def write_cache(device: str | None) -> str | None:
 
 def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
     """(filesystem type, device, mount options) of the mount holding path: longest mount point."""
-    best = ("", None, None, None)
+    best: tuple[str, str | None, str | None, str | None] = ("", None, None, None)
     resolved = str(path.resolve())
     for line in Path("/proc/self/mounts").read_text().splitlines():
         device, mount_point, fstype, options, *_ = line.split()
@@ -143,20 +169,32 @@ def mount_of(path: Path) -> tuple[str | None, str | None, str | None]:
     return best[1], best[2], best[3]
 
 
-def collect_host(datadir: Path | None, label: str | None = None) -> dict[str, object]:
+def collect_host(datadir: Path | None, label: str | None = None) -> contract.Host:
     """datadir None: the server's files are not on this machine (a remote existing server), so
     the datadir fields are null rather than describing some other filesystem. label: the
     campaign's [host] label, recorded when given."""
     fstype, device, options = mount_of(datadir) if datadir is not None else (None, None, None)
-    host = {
-        **collect_os(),
-        **collect_cpu(),
-        **collect_memory(),
-        **collect_tuning(),
+    system, cpu, memory, tuning = collect_os(), collect_cpu(), collect_memory(), collect_tuning()
+    # Key by key: mypy's strict check refuses ** items that leave out Host's optional keys.
+    host: contract.Host = {
+        "hostname": system["hostname"],
+        "kernel": system["kernel"],
+        "os": system["os"],
+        "cpu_model": cpu["cpu_model"],
+        "cpu_sockets": cpu["cpu_sockets"],
+        "cpu_cores": cpu["cpu_cores"],
+        "cpu_threads": cpu["cpu_threads"],
+        "virtualization": cpu["virtualization"],
+        "cpu_affinity": cpu["cpu_affinity"],
+        "ram_bytes": memory["ram_bytes"],
+        "cpu_governor": tuning["cpu_governor"],
+        "transparent_hugepages": tuning["transparent_hugepages"],
         "datadir_filesystem": fstype,
         "datadir_device": device,
         "datadir_mount_options": options,
         "datadir_device_model": device_model(device),
     }
     host["fingerprint"] = contract.host_fingerprint(host, machine_key())
-    return {**host, "label": label} if label is not None else host
+    if label is not None:
+        host["label"] = label
+    return host

@@ -35,12 +35,13 @@ import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Final, Literal
 
 import contract
 from contract import Stack
 
 EVENT = "cpu-clock"
-CALL_GRAPH = "fp"
+CALL_GRAPH: Final = "fp"
 TURNED_OFF = "profiling turned off by the campaign's [profile] enabled = false"
 PERF_DATA = "perf.data"  # in the server's work directory, removed once folded
 READY_TIMEOUT_S = 30.0  # perf attaches to every thread of the server before it answers
@@ -81,7 +82,7 @@ def hottest(stacks: Mapping[Stack, int], limit: int) -> dict[Stack, int]:
     return dict(ranked[:limit])
 
 
-def step_summary(folded: Folded, kept: Mapping[Stack, int]) -> dict[str, int | float]:
+def step_summary(folded: Folded, kept: Mapping[Stack, int]) -> contract.StepProfile:
     """The run document's steps[].profile: samples taken, samples kept, perf's lost samples,
     and what the kept samples' stacks say about the symbols (unnamed frames, depth)."""
     frames = sum(len(stack) * samples for stack, samples in kept.items())
@@ -90,7 +91,7 @@ def step_summary(folded: Folded, kept: Mapping[Stack, int]) -> dict[str, int | f
         for stack, samples in kept.items()
     )
     depths = [len(stack) for stack, samples in kept.items() for _ in range(samples)]
-    summary: dict[str, int | float] = {
+    summary: contract.StepProfile = {
         "samples": folded.samples,
         "kept_samples": sum(kept.values()),
         "unresolved_frames_pct": round(100 * unresolved / frames, 2) if frames else 0.0,
@@ -118,7 +119,7 @@ def cpu_wide_allowed() -> bool:
     return os.geteuid() == 0 or (paranoid.exists() and int(paranoid.read_text()) <= 0)
 
 
-def profiler_facts(frequency_hz: int) -> dict[str, object]:
+def profiler_facts(frequency_hz: int) -> contract.Profiler:
     """The run document's profile.profiler; ProfilingUnavailable when perf cannot run here."""
     perf = shutil.which("perf")
     if perf is None:
@@ -146,7 +147,7 @@ def profiler_facts(frequency_hz: int) -> dict[str, object]:
     }
 
 
-def symbol_facts(pid: int) -> dict[str, object]:
+def symbol_facts(pid: int) -> contract.ProfileSymbols:
     """The run document's profile.symbols: the server binary's name and whether it lets perf
     name internal functions (a .symtab) or only the exported ones (.dynsym)."""
     exe = Path(f"/proc/{pid}/exe")
@@ -160,13 +161,14 @@ def symbol_facts(pid: int) -> dict[str, object]:
     except (OSError, ValueError, struct.error) as exc:  # ValueError: an empty file
         why = getattr(exc, "strerror", None) or exc
         raise ProfilingUnavailable(f"cannot read {exe} ({why})") from None
-    facts: dict[str, object] = {"binary": binary.name}
+    table: Literal["full", "dynamic", "none"]
     if "symtab" in tables:
-        facts["symbol_table"] = "full"
+        table = "full"
     elif "dynsym" in tables:
-        facts["symbol_table"] = "dynamic"
+        table = "dynamic"
     else:
-        facts["symbol_table"] = "none"
+        table = "none"
+    facts: contract.ProfileSymbols = {"binary": binary.name, "symbol_table": table}
     if "dynsym" in tables:
         facts["dynamic_symbols"] = tables["dynsym"]
     return facts
@@ -351,8 +353,8 @@ class RunProfiles:
     workdir: Path  # the server's work directory: perf writes there
     note: Callable[[str], None]  # a step that lost its profile, said as it happens
     skipped: str | None = None  # why the run has no profile
-    profiler: dict[str, object] = field(default_factory=dict)
-    symbols: dict[str, object] = field(default_factory=dict)
+    profiler: contract.Profiler | None = None  # taken at the first step
+    symbols: contract.ProfileSymbols | None = None
     folded: dict[str, Folded] = field(default_factory=dict)  # by contract.step_key
     failures: list[str] = field(default_factory=list)
 
@@ -371,7 +373,7 @@ class RunProfiles:
             return None
         assert pid is not None
         try:
-            if not self.profiler:
+            if self.profiler is None:
                 self.profiler = profiler_facts(self.frequency_hz)
                 self.symbols = symbol_facts(pid)
         except ProfilingUnavailable as exc:
@@ -386,7 +388,7 @@ class RunProfiles:
             return None
         return recording
 
-    def keep(self, key: str, recording: Recording) -> dict[str, int | float] | None:
+    def keep(self, key: str, recording: Recording) -> contract.StepProfile | None:
         """Fold a completed step's samples and keep them under its key; its steps[].profile,
         or None (said) when perf failed."""
         try:
@@ -399,8 +401,8 @@ class RunProfiles:
         return step_summary(folded, hottest(folded.stacks, contract.MAX_STACKS_PER_STEP))
 
     def for_run_document(
-        self, run_id: str, steps: list[dict]
-    ) -> tuple[contract.ProfileFile | None, dict[str, object] | None]:
+        self, run_id: str, steps: list[contract.Step] | list[contract.IbenchStep]
+    ) -> tuple[contract.ProfileFile | None, contract.Profile | None]:
         """(the profile file, the run's `profile` less file and sha256) for the steps the run
         document holds, each step's summary rewritten to what the file keeps; (None,
         {"skipped": why}) for a run with no profile; (None, None) when no step was measured.
@@ -412,6 +414,7 @@ class RunProfiles:
             if self.failures:
                 return None, {"skipped": f"perf failed at every step: {self.failures[0]}"}
             return None, None
+        assert self.profiler is not None and self.symbols is not None  # perf started
         keys = [contract.step_key(step) for step in profiled]
         limit = contract.MAX_STACKS_PER_STEP
         while True:

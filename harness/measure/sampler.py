@@ -12,9 +12,10 @@ import resource
 import threading
 import time
 from dataclasses import dataclass
+from typing import Literal, NamedTuple, cast
 
-import psutil
-import pymysql
+import psutil  # type: ignore[import-untyped]  # psutil ships no type hints
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness.measure import counters
@@ -41,7 +42,8 @@ GAUGES = {
 
 def _process_cpu_s(process: psutil.Process) -> float:
     times = process.cpu_times()
-    return times.user + times.system
+    seconds: float = times.user + times.system
+    return seconds
 
 
 def _client_cpu_s(server_pid: int | None) -> dict[int, float]:
@@ -100,6 +102,17 @@ def cpu_between(before: ProcessCpu, after: ProcessCpu) -> tuple[float | None, fl
     return server, max(client, 0.0)
 
 
+class Tick(NamedTuple):
+    """What one sample reads; a series point is the change from the tick before."""
+
+    at: float
+    os: counters.OsSample
+    status: dict[str, float]
+    cpu: ProcessCpu
+    rss: int | None  # the server's resident memory; None: it runs elsewhere
+    metrics: dict[str, tuple[float, bool]]  # INNODB_METRICS: name -> (count, is_counter)
+
+
 class StepSampler:
     """Start before sysbench, stop after; stop() returns the series (same length each), and
     kinds then holds the kind of each sampled INNODB_METRICS series."""
@@ -119,7 +132,7 @@ class StepSampler:
         # Each sampled INNODB_METRICS series' kind (its TYPE column): "counter", recorded per
         # second, or "value", recorded as read; the run document keeps it so a reader never
         # has to guess from a metric's name which unit its series is in.
-        self.kinds: dict[str, str] = {}
+        self.kinds: dict[str, Literal["counter", "value"]] = {}
         self.cpu_seconds = 0.0  # the sampler thread's own CPU, for bench/monitor_overhead.py
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="step-sampler", daemon=True)
@@ -132,9 +145,9 @@ class StepSampler:
         self._thread.join()
         return self._series
 
-    def _snapshot(self) -> tuple:
+    def _snapshot(self) -> Tick:
         status = counters.server_status(self._connection)
-        return (
+        return Tick(
             time.monotonic(),
             counters.os_sample(),
             status,
@@ -159,12 +172,12 @@ class StepSampler:
         finally:
             self.cpu_seconds = time.thread_time() - cpu_at_start
 
-    def _record(self, started, previous, current) -> None:
+    def _record(self, started: Tick, previous: Tick, current: Tick) -> None:
         at, os_now, status, cpu, rss, metrics = current
         seconds = max(at - previous[0], 1e-6)
         self._append("t", at - started[0])
         for name, value in counters.os_delta(previous[1], os_now).items():
-            self._append(name, value)
+            self._append(name, cast(float, value))  # OsCounters holds floats only
         server_cpu, client_cpu = cpu_between(previous[3], cpu)
         if server_cpu is not None:
             self._append("server_cpu_pct", 100 * server_cpu / seconds)

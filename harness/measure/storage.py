@@ -30,7 +30,7 @@ import subprocess
 import tempfile
 from functools import cache
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import jsonschema
 
@@ -78,7 +78,7 @@ def host_key(datadir: Path) -> tuple[str, str | None]:
     """(host fingerprint, datadir device) of datadir: what a measurement is cached by, and
     what a run document's host section names (host.collect_host)."""
     facts = host.collect_host(datadir)
-    return str(facts["fingerprint"]), cast(str | None, facts["datadir_device"])
+    return str(facts["fingerprint"]), facts["datadir_device"]
 
 
 def is_cached(datadir: Path) -> bool:
@@ -197,7 +197,7 @@ def fio_command(binary: str, scratch: Path, file_mb: int, seconds: float) -> lis
     return command
 
 
-def _run_fio(binary: str, scratch: Path, file_mb: int, seconds: float) -> dict:
+def _run_fio(binary: str, scratch: Path, file_mb: int, seconds: float) -> dict[str, Any]:
     command = fio_command(binary, scratch, file_mb, seconds)
     done = subprocess.run(command, check=False, capture_output=True, text=True)
     # fio may print notes before its JSON; the report starts at the first line that is "{"
@@ -211,10 +211,10 @@ def _run_fio(binary: str, scratch: Path, file_mb: int, seconds: float) -> dict:
         lines = [line.strip() for line in (done.stderr + done.stdout).splitlines()]
         cause = next((line for line in lines if line), f"exit status {done.returncode}")
         raise StorageUnmeasured(f"{scratch.parent}: storage not characterised: fio: {cause}")
-    return cast(dict, report)
+    return cast(dict[str, Any], report)  # fio's JSON report
 
 
-def _result(name: str, job: dict) -> FioResult:
+def _result(name: str, job: dict[str, Any]) -> FioResult:  # a job of fio's report
     """IOPS, MB/s (10^6 bytes) and latency percentiles of the job's one direction; for
     sync_write_4k the percentiles are the fdatasync's."""
     side = job["read"] if name.startswith("rand_read") else job["write"]

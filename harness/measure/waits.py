@@ -10,6 +10,9 @@ events that waited longest over it.
 
 from __future__ import annotations
 
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
+
+import contract
 from harness.model.campaign import OptionValue
 from harness.servers import mycnf
 
@@ -39,14 +42,14 @@ def waits_mycnf(tuned: str) -> str:
     return mycnf.apply_variant(tuned, WAITS_PASS_LABEL, WAITS_OPTIONS)
 
 
-def snapshot(connection) -> Snapshot:
+def snapshot(connection: pymysql.connections.Connection) -> Snapshot:
     with connection.cursor() as cursor:
         cursor.execute(SUMMARY_SQL)
         rows = cursor.fetchall()
     return {str(name): (int(count), int(picoseconds)) for name, count, picoseconds in rows}
 
 
-def step_waits(before: Snapshot, after: Snapshot) -> dict:
+def step_waits(before: Snapshot, after: Snapshot) -> contract.PfsWaits:
     """The run document's steps[].waits: the TOP_EVENTS events with the most wait time between
     the two snapshots (an event that did not wait is left out)."""
     moved = []
