@@ -149,12 +149,8 @@ def files_of_run(
     if run["steps"]:
         figures = ibench_figures(run) if is_ibench(run) else run_figures(run, trust)
         figures.update(monitor_figures(run))
-    # "figures": the names its charts may use (_partials/chart.html)
-    page = {
-        **run_page(run, cell, trust, original, start, profile),
-        "figures": list(figures),
-        "pfs_waits": waits_section(run, waits_side or []),
-    }
+    waits = waits_section(run, waits_side or [])
+    page = run_page(run, cell, trust, original, start, profile, list(figures), waits)
     files = {
         site.run_page_file(run["id"]): _json_bytes(page),
         site.steps_page_file(run["id"]): _json_bytes(steps_file(run)),

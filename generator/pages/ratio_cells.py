@@ -6,8 +6,9 @@ build ends. A cell of generator/analysis/ratios.py stat_cell is a map of sixteen
 interval a map of five more, and the cell partials formatted it with helpers/num.html once per
 number. In the page file a cell keeps only the fields the templates and the article shortcodes
 decide on or compute with (variant, state, verdict, and the numbers `value` prints in prose),
-and its texts as one string: SHOWN's fields, formatted as the cell partials did, joined by
-CELL_SEPARATOR; layouts/_partials/campaign/cells.html and the `value` shortcode split it. None of
+and its texts as one string: page_files.CellTexts' fields, formatted as the cell partials did,
+joined by CELL_SEPARATOR in that order; layouts/_partials/helpers/cell-texts.html splits it into
+a map of those names for the cell partials and the `value` shortcode. None of
 the texts holds the separator: they are numbers, units, fixed phrases and marks.
 
 Only the page file changes: the summary (generator/pages/campaign.py) stays plain data for the
@@ -16,34 +17,15 @@ campaign index, the overlay figures and the tests.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
 
 from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.numbers import MISSING, format_fixed, format_number
 from generator.pages.packed_rows import CELL_SEPARATOR
+from generator.pages.page_files import CELL_TEXTS, CellTexts
 
-# The texts of a cell, in the order the templates index them. range: the repeats' lowest to
-# highest, when there are several; marker_words: what the marker says to a screen reader;
-# interval_method: "per-second samples" earns the interval a footnote; repeats: how many and
-# their spread, printed only in a table where some cell has repeats; flag_mark: "⚑ 2/3" when
-# some of the cell's passes are flagged (analysis/verdict.py), flags: how many of how many and
-# by what kinds, for every cell resting on judged steps (flag_words). A long sweep has
-# thousands of cells: the printed mark keeps only the kinds of these words for screen readers.
-SHOWN = (
-    "value",
-    "range",
-    "ratio",
-    "title",
-    "marker",
-    "marker_words",
-    "interval",
-    "interval_method",
-    "no_interval",
-    "repeats",
-    "flag_mark",
-    "flags",
-)
 # A stat_cell's fields the page file leaves out: those only the texts use, and evidence, which
 # no template reads of a cell (a table header shows each variant's).
 FORMATTED = (
@@ -109,8 +91,8 @@ def flag_words(flags: dict[str, Any]) -> str:
     return f"{words}: {', '.join(kinds)}"
 
 
-def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, str]:
-    """SHOWN's texts of a stat_cell whose value is in unit; repeated: the cell's table shows
+def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> CellTexts:
+    """The texts of a stat_cell whose value is in unit; repeated: the cell's table shows
     repeat counts and spreads."""
     repeat_range = (
         f"{format_number(cell['low'])}\u2013{format_number(cell['high'])}"
@@ -145,7 +127,8 @@ def shown_cell(cell: dict[str, Any], unit: str, repeated: bool) -> dict[str, Any
     """cell as the page file holds it: its fields but FORMATTED's, and "shown", its texts."""
     texts = shown_texts(cell, unit, repeated)
     kept = {name: value for name, value in cell.items() if name not in FORMATTED}
-    return {**kept, "shown": CELL_SEPARATOR.join(texts[name] for name in SHOWN)}
+    by_name = cast("Mapping[str, str]", texts)  # every CellTexts field is a str
+    return {**kept, "shown": CELL_SEPARATOR.join(by_name[name] for name in CELL_TEXTS)}
 
 
 def _ratio_table(table: dict[str, Any]) -> dict[str, Any]:

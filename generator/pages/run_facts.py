@@ -17,14 +17,13 @@ from generator.analysis.repeats import pass_list
 from generator.pages.disclosure import run_disclosure
 from generator.pages.origin import origin_facts
 from generator.pages.overrides import harness_overrides
+from generator.pages.page_files import RunFacts
 from generator.pages.provenance import provenance_facts
 from generator.pages.run_label import run_headline
 from generator.pages.step_flags import legend
 
 
-def run_facts(
-    run: RunDocument, cell: list[RunDocument], trust: list[dict[str, Any]]
-) -> dict[str, Any]:
+def run_facts(run: RunDocument, cell: list[RunDocument], trust: list[dict[str, Any]]) -> RunFacts:
     """cell: every run of the run's campaign cell (analysis.repeats.group_by_cell); trust: the
     run's step trust (analysis.trust.run_trust)."""
     return {

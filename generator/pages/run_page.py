@@ -31,7 +31,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Any, Final, cast
 
 from contract import ProfileFile, RunDocument, is_ibench, page_segment
 from generator.analysis.evidence import evidence_of
@@ -39,6 +40,7 @@ from generator.pages.ibench import run_report as ibench_report
 from generator.pages.monitor import step_averages
 from generator.pages.numbers import format_number
 from generator.pages.packed_rows import packed, packed_table
+from generator.pages.page_files import RunFacts, RunPageFile
 from generator.pages.profiles import run_profiles
 from generator.pages.run_facts import run_facts
 from generator.pages.run_label import run_headline, run_name
@@ -57,7 +59,7 @@ STATUS_STEP_FIELD: Final = "server_status_delta"
 FACT_ONLY_STEP_FIELDS = (STATUS_STEP_FIELD, *TABLED_STEP_FIELDS)
 
 
-def page_document(run: RunDocument) -> dict[str, Any]:
+def page_document(run: RunDocument) -> RunDocument:
     """The run document as the page's templates read it: every field but the sampled ones, those
     shown only as tables (steps_file) and the server variables (variables_file)."""
     left_out = (*SAMPLED_STEP_FIELDS, *FACT_ONLY_STEP_FIELDS)
@@ -66,7 +68,9 @@ def page_document(run: RunDocument) -> dict[str, Any]:
         for step in run["steps"]
     ]
     server = {name: value for name, value in run["server"].items() if name != "variables"}
-    return {**run, "server": server, "steps": steps}
+    # Typed as the document it trims: the page's templates read only the fields it keeps
+    # (tests/site/test_page_file_reads.py walks their reads down RunDocument).
+    return cast(RunDocument, {**run, "server": server, "steps": steps})
 
 
 def original_fields(original: RunDocument) -> dict[str, Any]:
@@ -89,11 +93,14 @@ def run_page(
     original: RunDocument | None,
     start: list[RunDocument] | None = None,
     profile: ProfileFile | None = None,
-) -> dict[str, Any]:
+    figures: Sequence[str] = (),
+    pfs_waits: dict[str, Any] | None = None,
+) -> RunPageFile:
     """The run page's one file (profile: the run's profile file, loaded and checked). cell: its campaign cell's runs (analysis.repeats.group_by_cell);
     trust: its step trust (analysis.trust.run_trust); original: the run it reproduces, when the
     archive holds it; start: the runs of its server start (analysis.server_starts), the run
-    alone when not given."""
+    alone when not given; figures: the names its charts may use (_partials/chart.html);
+    pfs_waits: pages/pfs_waits.waits_section."""
     measured = bool(run["steps"])
     facts = run_facts(run, cell, trust)
     return {
@@ -112,6 +119,8 @@ def run_page(
         "ibench": ibench_report(run) if measured and is_ibench(run) else None,
         "original": original_fields(original) if original else None,
         "profiles": run_profiles(run, profile),
+        "figures": list(figures),
+        "pfs_waits": pfs_waits,
     }
 
 
@@ -136,7 +145,7 @@ def monitor_tables(run: RunDocument) -> dict[str, Any] | None:
     return tables or None
 
 
-def variables_file(run: RunDocument, facts: dict[str, Any]) -> dict[str, Any]:
+def variables_file(run: RunDocument, facts: RunFacts) -> dict[str, Any]:
     """What the variables table shows: the variables, and those an earlier harness redacted
     though they are plain settings."""
     return {
@@ -155,7 +164,7 @@ def steps_file(run: RunDocument) -> dict[str, Any]:
     }
 
 
-def variables_key(run: RunDocument, facts: dict[str, Any]) -> str:
+def variables_key(run: RunDocument, facts: RunFacts) -> str:
     """What the page's variables table shows, hashed: the key Hugo caches that table under
     (run/variables.html is the costliest partial of a run page, and every run of a variant
     shows the same table)."""

@@ -11,7 +11,8 @@ from generator.analysis.ratios import NO_STEP, stat_cell
 from generator.analysis.repeats import spread
 from generator.pages.campaign import summarize_campaign
 from generator.pages.packed_rows import CELL_SEPARATOR
-from generator.pages.ratio_cells import FORMATTED, SHOWN, campaign_page, shown_cell, shown_texts
+from generator.pages.page_files import CELL_TEXTS
+from generator.pages.ratio_cells import FORMATTED, campaign_page, shown_cell, shown_texts
 
 
 def _stats(values: list[float], seconds: list[float] | None = None) -> dict:
@@ -95,7 +96,7 @@ def test_a_shown_cell_keeps_what_templates_decide_on_and_packs_its_texts():
         "ratio": 1.5,
     }
     texts = shown_texts(cell, "TPS", repeated=True)
-    assert shown["shown"].split(CELL_SEPARATOR) == [texts[name] for name in SHOWN]
+    assert shown["shown"].split(CELL_SEPARATOR) == [texts[name] for name in CELL_TEXTS]
 
 
 def _stat_cells(node) -> list[dict]:
@@ -120,14 +121,14 @@ def test_the_page_file_packs_every_table_cell_and_leaves_the_summary_alone(fixtu
         assert len(shown) == len(cells)
         for cell, packed in zip(cells, shown, strict=True):
             assert set(packed) == set(cell) - set(FORMATTED) | {"shown"}
-            assert len(packed["shown"].split(CELL_SEPARATOR)) == len(SHOWN)
+            assert len(packed["shown"].split(CELL_SEPARATOR)) == len(CELL_TEXTS)
         kinds |= {kind for kind in ("suite", "tpcc", "ibench") if _stat_cells(summary[kind])}
         kinds |= {"workloads"} if _stat_cells(summary["workloads"]) else set()
     assert kinds == {"workloads", "suite", "tpcc", "ibench"}  # every kind of table was seen
 
 
 def _unit_in_title(cell: dict, unit: str) -> bool:
-    texts = dict(zip(SHOWN, cell["shown"].split(CELL_SEPARATOR), strict=True))
+    texts = dict(zip(CELL_TEXTS, cell["shown"].split(CELL_SEPARATOR), strict=True))
     return cell["state"] == "missing" or f"{texts['value']} {unit}" in texts["title"]
 
 
