@@ -18,7 +18,7 @@ import pymysql
 import pytest
 
 import contract
-from harness.servers import mycnf
+from harness.model.campaign import OptionValue
 from harness.servers.existing.server import ExistingServer
 from harness.servers.sandbox import Binaries, Sandbox
 from tests.helpers.existing_servers import PASSWORD, PASSWORD_ENV, USER, root_sql
@@ -52,7 +52,7 @@ table_size = 100
 class SecondLoopbackSandbox(Sandbox):
     """A sandbox listening on SERVER_ADDRESS only, so no client reaches it on 127.0.0.1."""
 
-    def _placement(self) -> dict[str, mycnf.OptionValue]:
+    def _placement(self) -> dict[str, OptionValue]:
         return {**super()._placement(), "bind_address": SERVER_ADDRESS}
 
 
