@@ -7,14 +7,20 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Literal, TypedDict, cast
 
 import contract
 from harness import __version__
 from harness.importing.sources import Source
 from harness.run.provenance import TreeState
 from harness.servers import mycnf
+from harness.servers.serverinfo import ProductName
 
 TIMESTAMP = "%Y-%m-%dT%H:%M:%SZ"
+
+
+class _Described(TypedDict, total=False):
+    description: str  # a campaign's, between its title and its file
 
 
 @dataclass(frozen=True)
@@ -28,15 +34,19 @@ class CampaignSection:
     variant_order: list[str]
     description: str | None = None
 
-    def section(self) -> dict:
-        section = {"id": self.id, "name": self.name, "title": self.title}
-        if self.description:
-            section["description"] = self.description
-        section["file"] = self.file.path.name
-        return {**section, "variant_order": self.variant_order}
+    def section(self) -> contract.Campaign:
+        described: _Described = {"description": self.description} if self.description else {}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "title": self.title,
+            **described,
+            "file": self.file.path.name,
+            "variant_order": self.variant_order,
+        }
 
 
-def importing_harness() -> dict:
+def importing_harness() -> contract.Harness:
     """The harness section: the version and commit of the tree that imported (it measured
     nothing, so there is no snapshot)."""
     return {"version": __version__, "git_commit": TreeState.read().commit}
@@ -46,31 +56,65 @@ def importing_harness() -> dict:
 class Provenance:
     """The import itself: its kind, the command that ran it and the source's own details."""
 
-    kind: str  # sysbench-log or summary-table
+    kind: Literal["sysbench-log", "summary-table"]
     command: str
     imported_at: str = field(default_factory=contract.utc_timestamp)
     url: str | None = None
     published: str | None = None
     note: str | None = None
-    harness: dict = field(default_factory=importing_harness)
+    harness: contract.Harness = field(default_factory=importing_harness)
 
-    def origin(self, sources: list[dict], tool_command: str | None) -> dict:
-        origin = {
+    def origin(
+        self, sources: list[contract.OriginSource], tool_command: str | None
+    ) -> contract.Origin:
+        origin: contract.Origin = {
             "kind": self.kind,
             "imported_at": self.imported_at,
             "command": contract.redact_text(self.command),
             "sources": sources,
         }
-        given = {"url": self.url, "published": self.published, "note": self.note}
-        given["tool_command"] = contract.redact_text(tool_command) if tool_command else None
-        return {**origin, **{key: value for key, value in given.items() if value}}
+        if self.url:
+            origin["url"] = self.url
+        if self.published:
+            origin["published"] = self.published
+        if self.note:
+            origin["note"] = self.note
+        if tool_command and (redacted := contract.redact_text(tool_command)):
+            origin["tool_command"] = redacted
+        return origin
 
 
-def source_entry(source: Source, lines: tuple[int, int] | None = None) -> dict:
+def source_entry(source: Source, lines: tuple[int, int] | None = None) -> contract.OriginSource:
     """origin.sources[]: the file's name (never the importer's path: it is published), its
     hash, and the lines read when the file holds more than this run."""
-    entry: dict = {"file": source.path.name, "sha256": source.sha256}
-    return {**entry, "lines": list(lines)} if lines is not None else entry
+    entry: contract.OriginSource = {"file": source.path.name, "sha256": source.sha256}
+    if lines is not None:
+        entry["lines"] = list(lines)
+    return entry
+
+
+def workload_section(
+    name: str,
+    tool_version: str,
+    options: dict[str, str],
+    script: str | None = None,
+    note: str | None = None,
+) -> contract.Workload:
+    """An imported run's workload: sysbench's, with the script and note its source gives."""
+    workload: contract.Workload = {
+        "tool": "sysbench",
+        "tool_version": tool_version,
+        "name": name,
+        "script": script or "",
+        "note": note or "",
+        "options": options,
+    }
+    # Left out when not given, so the keys that are stay in the order written above.
+    if not script:
+        del workload["script"]
+    if not note:
+        del workload["note"]
+    return workload
 
 
 @dataclass(frozen=True)
@@ -81,7 +125,7 @@ class ServerFacts:
     my_cnf: Source | None = None
     label: str | None = None  # the host's name on the site, when the source names it
 
-    def host_section(self) -> dict:
+    def host_section(self) -> contract.Host:
         """host: a label as given, and as its hostname the label made a hostname ("i5 NUC" ->
         "i5-NUC"), which names the host's page."""
         if self.label is None:
@@ -89,8 +133,10 @@ class ServerFacts:
         hostname = re.sub(r"[^A-Za-z0-9._-]+", "-", self.label).strip("-._") or "host"
         return {"hostname": hostname, "label": self.label}
 
-    def server(self) -> dict:
-        server: dict = {"product": self.product, "version": self.version}
+    def server(self) -> contract.Server:
+        # As the source names it: the run schema refuses a product it does not know.
+        product = cast(ProductName, self.product)
+        server: contract.Server = {"product": product, "version": self.version}
         if self.my_cnf is not None:
             text = contract.redact_text(self.my_cnf.text)
             server["my_cnf"] = text
@@ -104,23 +150,19 @@ def imported_document(
     run_id: str,
     variant: str,
     server: ServerFacts,
-    workload: dict,
-    steps: list[dict],
+    workload: contract.Workload,
+    steps: list[contract.Step] | list[contract.SummaryStep],
     span: tuple[datetime, datetime],
-    origin: dict,
+    origin: contract.Origin,
     repeat: tuple[int, int] = (1, 1),
-) -> dict:
+) -> contract.RunDocument:
     """A complete imported run; span is (started_at, ended_at), repeat (pass, passes)."""
-    document = {
+    document: contract.RunDocument = {
         "schema_version": contract.SCHEMA_VERSION,
         "id": run_id,
         "campaign": campaign.section(),
         "variant": variant,
-    }
-    if repeat[1] > 1:
-        document["repeat"] = {"index": repeat[0], "of": repeat[1]}
-    return {
-        **document,
+        "repeat": {"index": repeat[0], "of": repeat[1]},
         "origin": origin,
         "status": "complete",
         "started_at": span[0].strftime(TIMESTAMP),
@@ -131,3 +173,6 @@ def imported_document(
         "workload": workload,
         "steps": steps,
     }
+    if repeat[1] <= 1:  # a run of one pass says nothing of passes
+        del document["repeat"]
+    return document

@@ -9,8 +9,10 @@ hashes, when the source changed); the files land atomically and never over anoth
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import contract
 from harness.importing.sources import ImportRefused, refused
@@ -21,7 +23,7 @@ class Arrival:
     """One run document to land, with where it came from (a file, or file:line) and, for a
     document copied from another results directory, its bytes as they were."""
 
-    document: dict
+    document: contract.RunDocument
     came_from: str
     raw: bytes | None = None
     checked: bool = False  # validated already (contract.check_run on its bytes)
@@ -86,7 +88,10 @@ def _already_there(target: Path, arrival: Arrival) -> bool:
     ):
         return True
     document = arrival.document
-    if isinstance(there, dict) and (changed := _changed_source(there, document)):
+    # The run file there: only its origin.sources are read, each key with a default.
+    if isinstance(there, dict) and (
+        changed := _changed_source(cast(contract.RunDocument, there), document)
+    ):
         raise refused(
             arrival.came_from,
             f"run id {document['id']} already in {target}, imported from {changed}: the source"
@@ -98,19 +103,19 @@ def _already_there(target: Path, arrival: Arrival) -> bool:
     )
 
 
-def _as_imported(document: dict) -> dict:
+def _as_imported(document: Mapping[str, object]) -> Mapping[str, object]:
     """An imported run less when, and by which tree, it was imported: importing the same source
     with the same options again makes the same run, whenever it runs."""
-    if not isinstance(document.get("origin"), dict):
+    if not isinstance(given := document.get("origin"), dict):
         return document
-    origin = {key: value for key, value in document["origin"].items() if key != "imported_at"}
+    origin = {key: value for key, value in given.items() if key != "imported_at"}
     return {
         **{key: value for key, value in document.items() if key != "harness"},
         "origin": origin,
     }
 
 
-def _changed_source(there: dict, arriving: dict) -> str | None:
+def _changed_source(there: contract.RunDocument, arriving: contract.RunDocument) -> str | None:
     """'a.csv (sha256 1234abcd…), now 5678ef01…' when a source file of the same name holds other
     bytes than when the run there was imported, else None."""
     before = {s.get("file"): s.get("sha256") for s in there.get("origin", {}).get("sources", [])}

@@ -36,7 +36,7 @@ def gather(directories: list[Path]) -> tuple[list[Arrival], dict[str, bytes]]:
             document, problems = contract.check_run(str(path), raw)
             if document is None:
                 raise ImportRefused(str(problems[0]))
-            arrivals.append(Arrival(dict(document), str(path), raw, checked=True))
+            arrivals.append(Arrival(document.copy(), str(path), raw, checked=True))
             if (diff := document["harness"].get("snapshot", {}).get("diff")) is not None:
                 referred[diff["path"]] = _stored_diff(path, diff["path"], diff["sha256"])
             if "file" in (profile := document.get("profile", {})):

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -32,7 +34,7 @@ class LogGroup:
     """Log files that make one variant's runs of one workload, and what is known about them."""
 
     files: list[Path]
-    facts: dict  # the sidecar schema's facts, resolved
+    facts: dict[str, Any]  # the sidecar schema's facts, resolved (TOML's and click's values)
     named_in: str  # where the group was described, for messages
 
     def fact(self, key: str) -> str | None:
@@ -54,7 +56,7 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(SCHEMA_PATH.read_text()))
 
 
-def load_sidecar(path: Path) -> dict:
+def load_sidecar(path: Path) -> dict[str, Any]:
     """The sidecar's keys, checked, with its paths made relative to the working directory."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -76,7 +78,7 @@ def load_sidecar(path: Path) -> dict:
     return data
 
 
-def plan_logs(sidecar: Path | None, files: list[Path], options: dict) -> LogPlan:
+def plan_logs(sidecar: Path | None, files: list[Path], options: Mapping[str, Any]) -> LogPlan:
     """The import's groups: the sidecar's [[runs]], and the log files given as arguments;
     options (the command line's, None when not given) override the sidecar."""
     data = load_sidecar(sidecar) if sidecar is not None else {}
@@ -117,7 +119,7 @@ def option_of(key: str) -> str:
     return OPTIONS.get(key, "--" + key.replace("_", "-"))
 
 
-def _check_options(given: dict) -> None:
+def _check_options(given: dict[str, Any]) -> None:
     """The command line's values, held to the sidecar's rules and named by their option."""
     as_toml = {
         key: list(value)

@@ -33,6 +33,7 @@ import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Literal
 
 import contract
 from contract import NotAFigure, figure, host_variant_prefix, whole_number
@@ -42,6 +43,7 @@ from harness.importing.documents import (
     ServerFacts,
     imported_document,
     source_entry,
+    workload_section,
 )
 from harness.importing.landing import Arrival
 from harness.importing.sources import Source, refused
@@ -49,16 +51,15 @@ from harness.run.document import campaign_id, run_id
 
 SLUG = re.compile(r"[a-z0-9][a-z0-9._-]*")  # the run schema's $defs/slug
 KEYS = ("campaign", "variant", "workload", "threads")
-# Metric column -> where its figure goes in a summary step.
-METRICS = {
-    "tps": ("tps",),
-    "qps": ("qps", "total"),
-    "rows_per_s": ("rows_per_s",),
-    "avg_ms": ("latency_ms", "avg"),
-    "p95_ms": ("latency_ms", "p95"),
-    "p99_ms": ("latency_ms", "p99"),
-    "max_ms": ("latency_ms", "max"),
+# Metric columns: a throughput is a summary step's field of the same name (qps: qps.total), a
+# latency column one of its latency_ms.
+LATENCIES: dict[str, Literal["avg", "p95", "p99", "max"]] = {
+    "avg_ms": "avg",
+    "p95_ms": "p95",
+    "p99_ms": "p99",
+    "max_ms": "max",
 }
+METRICS = ("tps", "qps", "rows_per_s", *LATENCIES)
 # A printed ratio's column -> the throughput metric it is a ratio of.
 RATIOS = {f"{metric}_ratio": metric for metric in ("tps", "qps", "rows_per_s")}
 # Optional column -> the option that gives it for every row instead.
@@ -100,7 +101,7 @@ class RunRows:
 
     first_line: int
     last_line: int = 0
-    steps: dict[int, dict] = field(default_factory=dict)  # threads -> summary step
+    steps: dict[int, contract.SummaryStep] = field(default_factory=dict)  # threads -> its step
     lines: dict[int, int] = field(default_factory=dict)  # threads -> its line
     ratios: dict[int, dict[str, tuple[float, int]]] = field(default_factory=dict)
     facts: dict[str, str] = field(default_factory=dict)
@@ -191,11 +192,6 @@ def _documents(
     for key, group in groups.items():
         if "title" in group.facts:
             titles.setdefault(key[0], group.facts["title"])
-    assumed = (
-        {"threads": {"value": str(threads_default.threads), "source": threads_default.source}}
-        if threads_default is not None
-        else None
-    )
     several = len(groups) > 1
     arrivals = []
     for key, group in groups.items():
@@ -218,14 +214,6 @@ def _documents(
             source,
             orders[name],
         )
-        workload_section: dict = {
-            "tool": "sysbench",
-            "tool_version": "unknown",
-            "name": workload,
-            **({"script": facts["test"]} if facts.get("test") else {}),
-            **({"note": facts[NOTE_COLUMN]} if facts.get(NOTE_COLUMN) else {}),
-            "options": dict(key[4]),
-        }
         steps = []
         for threads in sorted(group.steps):
             step = group.steps[threads]
@@ -236,6 +224,9 @@ def _documents(
                 }
             steps.append(step)
         origin = provenance.origin([source_entry(source, _lines(group, several))], None)
+        if threads_default is not None:
+            level = str(threads_default.threads)
+            origin["assumed"] = {"threads": {"value": level, "source": threads_default.source}}
         document = imported_document(
             provenance,
             section,
@@ -244,10 +235,12 @@ def _documents(
             ServerFacts(
                 facts["server_product"], facts["server_version"], host, server_cnf, label=host
             ),
-            workload_section,
+            workload_section(
+                workload, "unknown", dict(key[4]), facts.get("test"), facts.get(NOTE_COLUMN)
+            ),
             steps,
             (when, when),
-            {**origin, "assumed": assumed} if assumed else origin,
+            origin,
         )
         _check_document(source, document, group)
         arrivals.append(Arrival(document, f"{source.path}:{group.first_line}", checked=True))
@@ -378,20 +371,29 @@ def _figure(source: Source, column: str, text: str, line: int) -> float:
 
 def _step(
     source: Source, row: dict[str, str], metrics: list[str], threads: int, line: int
-) -> dict:
-    step: dict = {"threads": threads}
+) -> contract.SummaryStep:
+    step: contract.SummaryStep = {"threads": threads}
     for column in metrics:
         text = row[column].strip()
         if not text:
             continue  # not given
-        *parents, leaf = METRICS[column]
-        target = step
-        for parent in parents:
-            target = target.setdefault(parent, {})
-        target[leaf] = _figure(source, column, text, line)
+        _put(step, column, _figure(source, column, text, line))
     if len(step) == 1:
         raise refused(source.path, "no figure in this row", line)
     return step
+
+
+def _put(step: contract.SummaryStep, column: str, figure: float) -> None:
+    """A metric column's figure in its place; latency_ms comes where its first column is."""
+    match column:
+        case "tps":
+            step["tps"] = figure
+        case "qps":
+            step["qps"] = {"total": figure}
+        case "rows_per_s":
+            step["rows_per_s"] = figure
+        case _:
+            step.setdefault("latency_ms", {})[LATENCIES[column]] = figure
 
 
 def _printed(source: Source, row: dict[str, str], line: int) -> dict[str, tuple[float, int]]:
@@ -408,7 +410,7 @@ def _printed(source: Source, row: dict[str, str], line: int) -> dict[str, tuple[
     return printed
 
 
-def _check_document(source: Source, document: dict, group: RunRows) -> None:
+def _check_document(source: Source, document: contract.RunDocument, group: RunRows) -> None:
     """The document against the run schema, a problem named by the column it came from."""
     problems = contract.validate_document(document)
     if not problems:

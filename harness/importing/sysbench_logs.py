@@ -27,6 +27,7 @@ from harness.importing.documents import (
     ServerFacts,
     imported_document,
     source_entry,
+    workload_section,
 )
 from harness.importing.landing import Arrival
 from harness.importing.sidecar import LogGroup, LogPlan
@@ -174,15 +175,12 @@ def _group_documents(
     variant = group.facts["variant"]
     arrivals = []
     for index, members in passes.items():
-        workload = {
-            "tool": "sysbench",
-            "tool_version": next(
-                (r.logged.tool_version for r in members if r.logged.tool_version), "unknown"
-            ),
-            "name": workload_name,
-            **({"script": test} if test else {}),
-            "options": _shared(run.options for run in members),
-        }
+        workload = workload_section(
+            workload_name,
+            next((r.logged.tool_version for r in members if r.logged.tool_version), "unknown"),
+            _shared(run.options for run in members),
+            test,
+        )
         echoed = list(dict.fromkeys(r.logged.command for r in members if r.logged.command))
         tool_command = group.fact("tool_command") or ("\n".join(echoed) or None)
         document = imported_document(
@@ -229,7 +227,7 @@ def _span(members: list[ReadRun]) -> tuple[datetime, datetime]:
     return min(dates), max(dates)
 
 
-def _sources(members: list[ReadRun], everything: list[ReadRun]) -> list[dict]:
+def _sources(members: list[ReadRun], everything: list[ReadRun]) -> list[contract.OriginSource]:
     """One entry per file, with the lines read when the file holds runs of other passes."""
     entries = []
     for source in dict.fromkeys(run.source for run in members):
