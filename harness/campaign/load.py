@@ -41,10 +41,10 @@ Table = dict[str, Any]
 # 2-core VM builds the data in seconds while staying larger than a few pages per table.
 DEFAULT_TABLES = 8
 DEFAULT_TABLE_SIZE = 100_000
-# Options the harness always sets itself (see harness/workloads/sysbench/commands.py); a campaign may not.
-IBENCH_TEST = (
-    "ibench"  # a campaign's `test = "ibench"`: the Insert Benchmark (harness/workloads/ibench)
-)
+# A campaign's `test = "ibench"`: the Insert Benchmark (harness/workloads/ibench).
+IBENCH_TEST = "ibench"
+# Options the harness always sets itself (harness/workloads/sysbench/commands.py, and where
+# sysbench connects: harness/servers/sysbench_target.py); a campaign may not.
 RESERVED_SYSBENCH_OPTIONS = {
     "threads", "time", "report-interval", "histogram", "rand-type", "tables", "table-size",
     "db-driver", "mysql-socket", "mysql-host", "mysql-port", "mysql-user", "mysql-password",
