@@ -21,6 +21,7 @@ import os
 import re
 import reprlib
 import statistics
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import tomli_w
@@ -48,7 +49,7 @@ class Rebuilt:
     notes: list[str]  # what was derived or could not be carried over
 
 
-def required(document: dict, dotted: str) -> object:
+def required(document: Mapping[str, object], dotted: str) -> object:
     """document's value at a dotted path; UserError naming the path when it is missing."""
     value: object = document
     for part in dotted.split("."):
@@ -62,7 +63,7 @@ def _label(text: str) -> str:
     return re.sub(r"[^a-z0-9_-]+", "-", text.lower()).strip("-_")[:LABEL_MAX] or "run"
 
 
-def refuse_unreproducible(document: dict) -> None:
+def refuse_unreproducible(document: contract.RunDocument) -> None:
     server = document.get("server", {})
     if server.get("kind") == "existing" or server.get("sandbox") is False:
         raise UserError(
@@ -75,7 +76,7 @@ def refuse_unreproducible(document: dict) -> None:
         )
 
 
-def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
+def _sweep(document: contract.RunDocument, notes: list[str]) -> dict[str, object]:
     steps = required(document, "steps")
     assert isinstance(steps, list)
     durations = [step.get("duration_s") for step in steps]
@@ -113,7 +114,7 @@ def _sweep(document: dict, notes: list[str]) -> dict[str, object]:
     return sweep
 
 
-def _sysbench_workload(workload: dict) -> dict[str, object]:
+def _sysbench_workload(workload: contract.Workload) -> dict[str, object]:
     options = dict(workload["options"])
     for name in ALWAYS:  # the harness passes these itself
         options.pop(name, None)
@@ -159,7 +160,7 @@ def _ibench_value(name: str, kind: str, text: str) -> object:
     return text
 
 
-def _ibench_workload(workload: dict) -> dict[str, object]:
+def _ibench_workload(workload: contract.Workload) -> dict[str, object]:
     """IbenchParams recorded as text (str(value)), back to their TOML types; the seed too, so
     the same rows are drawn."""
     recorded = dict(workload["options"])
@@ -188,7 +189,7 @@ def _pinned(cpus: object, what: str, notes: list[str]) -> dict[str, object]:
     return {}
 
 
-def _server_pin(document: dict) -> list[int] | None:
+def _server_pin(document: contract.RunDocument) -> list[int] | None:
     """server.cpu_affinity is read back after every start: a pin only when narrower than the
     CPUs the host let the harness use."""
     cpus = document["server"].get("cpu_affinity")
@@ -226,7 +227,11 @@ def _confined(measured: str, notes: list[str]) -> tuple[str, dict[str, object]]:
 
 
 def rebuild_campaign(
-    document: dict, source: str, basedir: str, repeats: int = 1, confined: bool = False
+    document: contract.RunDocument,
+    source: str,
+    basedir: str,
+    repeats: int = 1,
+    confined: bool = False,
 ) -> Rebuilt:
     """The campaign file that runs the document's run again here, on the server at basedir;
     confined: the document is a stranger's."""
@@ -239,8 +244,8 @@ def rebuild_campaign(
             "server.my_cnf has no sandbox placement block: not a my.cnf mybench started a"
             " server with (an imported run?)"
         )
-    workload = required(document, "workload")
-    assert isinstance(workload, dict)
+    required(document, "workload")
+    workload = document["workload"]
     notes: list[str] = []
     measured = _without_redacted(measured, notes)
     reproduces: dict[str, object] = {"run_id": run_id, "source": source}

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import cast
 from urllib.parse import urljoin, urlsplit
 
 import contract
@@ -41,7 +42,7 @@ ALLOW_FLAG = "--allow-private-addresses"
 
 @dataclass(frozen=True)
 class Original:
-    document: dict
+    document: contract.RunDocument
     source: str  # the URL, or the file's path relative to the repository root
     data_dir: Path | None  # the data directory holding it as runs/<id>.json, when one does
     trusted: bool  # read from one of the data directories (the local archive)
@@ -180,14 +181,16 @@ def _fetch(url: str, deadline: _Deadline, allow_private: bool) -> tuple[str, byt
     raise UserError(f"{url}: more than {MAX_REDIRECTS} redirects")
 
 
-def _parse(raw: bytes, where: str) -> dict:
+def _parse(raw: bytes, where: str) -> contract.RunDocument:
     document, unparsed = contract.parse_strict(raw)  # a 5,000-digit number is refused, named
     if unparsed:
         path, why = unparsed[0]
         raise UserError(f"{where}: not a JSON run document: {path}: {why}")
     if not isinstance(document, dict) or not isinstance(document.get("id"), str):
         raise UserError(f"{where}: id is missing: not a run document")
-    return document
+    # Not checked against the schema: a field its readers need is refused by name when missing
+    # (campaign_file.required).
+    return cast(contract.RunDocument, document)
 
 
 def _from_url(url: str, allow_private: bool) -> Original:

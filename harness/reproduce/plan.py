@@ -17,6 +17,7 @@ from urllib.parse import quote
 
 import jsonschema
 
+import contract
 from harness import PROJECT_ROOT
 from harness.errors import UserError
 from harness.reproduce.campaign_file import rebuild_campaign, refuse_unreproducible, required
@@ -109,7 +110,7 @@ def prepare(
     return Plan(campaign_file, original, _keep_original(original, data_dirs, folder), notes)
 
 
-def series_label(document: dict) -> str:
+def series_label(document: contract.RunDocument) -> str:
     """The compare page's label for a run among runs of several campaigns
     (site/assets/js/compare/selection.js): campaign id, variant, and #pass when repeated."""
     label = document["variant"]
@@ -118,7 +119,7 @@ def series_label(document: dict) -> str:
     return f"{document['campaign']['id']} {label}"
 
 
-def compare_path(original: dict, new_ids: list[str]) -> str:
+def compare_path(original: contract.RunDocument, new_ids: list[str]) -> str:
     """The site-relative compare URL: the original and its reproductions, the original as base
     (the query string site/assets/js/compare/state.js reads)."""
     runs = ",".join(quote(run_id, safe="") for run_id in [original["id"], *new_ids])

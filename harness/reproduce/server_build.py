@@ -31,8 +31,8 @@ def _candidates(given: Path | None, recorded: str) -> list[Path]:
         return [given.resolve()]
     folders = sorted(SERVERS_DIR.iterdir()) if SERVERS_DIR.is_dir() else []
     fetched = [found.basedir if (found := installed(folder)) else folder for folder in folders]
-    found = [Path(recorded), DEBIAN_BASEDIR, *fetched]
-    return list(dict.fromkeys(path for path in found if path.is_dir()))
+    candidates = [Path(recorded), DEBIAN_BASEDIR, *fetched]
+    return list(dict.fromkeys(path for path in candidates if path.is_dir()))
 
 
 def _identify(basedir: Path) -> Product | None:
