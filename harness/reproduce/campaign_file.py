@@ -21,12 +21,12 @@ import os
 import re
 import reprlib
 import statistics
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import tomli_w
 
 import contract
+from contract.fields import DocumentPath, MissingField, required_value
 from contract.sweep_pause import PAUSE_PURPOSE
 from harness.errors import UserError
 from harness.model.ibench_params import IbenchParams
@@ -49,14 +49,15 @@ class Rebuilt:
     notes: list[str]  # what was derived or could not be carried over
 
 
-def required(document: Mapping[str, object], dotted: str) -> object:
-    """document's value at a dotted path; UserError naming the path when it is missing."""
-    value: object = document
-    for part in dotted.split("."):
-        if not isinstance(value, dict) or value.get(part) in (None, "", [], {}):
-            raise UserError(f"{dotted} is missing: the run cannot be rebuilt without it")
-        value = value[part]
-    return value
+def required(document: contract.RunDocument, path: DocumentPath) -> object:
+    """The document's value at path (contract.fields.required_value), refused by name when it is
+    missing or empty: the document is not schema-checked (original.py)."""
+    try:
+        return required_value(document, path)
+    except MissingField as missing:
+        raise UserError(
+            f"{missing.path} is missing: the run cannot be rebuilt without it"
+        ) from None
 
 
 def _label(text: str) -> str:

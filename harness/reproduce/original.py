@@ -189,7 +189,7 @@ def _parse(raw: bytes, where: str) -> contract.RunDocument:
     if not isinstance(document, dict) or not isinstance(document.get("id"), str):
         raise UserError(f"{where}: id is missing: not a run document")
     # Not checked against the schema: a field its readers need is refused by name when missing
-    # (campaign_file.required).
+    # (campaign_file.required, through contract.fields).
     return cast(contract.RunDocument, document)
 
 
