@@ -602,9 +602,8 @@ class Flush(TypedDict):
     dirty_pages_after: int | None
 
 
-@final
-class IbenchStep(TypedDict):
-    """One Insert Benchmark step ($defs/ibench_step): l.i0, l.x, l.i1, l.i2, flush, qr<N>, qp<N>."""
+class IbenchStepFigures(TypedDict):
+    """An Insert Benchmark step but for its problems: the harness checks the figures it built."""
 
     step: Required[str]
     kind: Required[Literal["load", "index", "write", "flush", "query"]]
@@ -641,7 +640,6 @@ class IbenchStep(TypedDict):
     db_bytes: NotRequired[int]
     db_file_bytes: NotRequired[int | None]
     indexes: NotRequired[dict[str, list[str]]]
-    problems: Required[list[str]]
     server_status_delta: NotRequired[dict[str, float]]
     os: NotRequired[OsCounters]
     per_op: NotRequired[PerOp]
@@ -650,14 +648,22 @@ class IbenchStep(TypedDict):
     waits: NotRequired[PfsWaits]
 
 
+@final
+class IbenchStep(IbenchStepFigures):
+    """One Insert Benchmark step ($defs/ibench_step): l.i0, l.x, l.i1, l.i2, flush, qr<N>, qp<N>."""
+
+    problems: Required[list[str]]
+
+
 # A step this harness measured (counters, samples, costs), of either kind.
 RecordedStep = Step | IbenchStep
 # Any step of any run, a published table's included: for a reader that takes every kind.
 AnyStep = Step | SummaryStep | IbenchStep
 
 
-class RunDocument(TypedDict):
-    """One run file, data/runs/<id>.json."""
+class RunFields(TypedDict):
+    """A run document but for its host and server: a measured run as the harness builds it,
+    before the run describes its host and server (harness/run/document.py)."""
 
     schema_version: Required[Literal[1]]
     id: Required[str]
@@ -675,11 +681,16 @@ class RunDocument(TypedDict):
     started_at: Required[str]
     ended_at: Required[str]
     harness: Required[Harness]
-    host: Required[Host]
     server_host: NotRequired[ServerHost]
-    server: Required[Server]
     workload: Required[Workload]
     # origin.kind "summary-table" runs hold SummarySteps; otherwise workload.tool decides:
     # "ibench" runs hold IbenchSteps, every other run Steps.
     steps: Required[list[Step] | list[IbenchStep] | list[SummaryStep]]
     reproduce: NotRequired[Reproduce]
+
+
+class RunDocument(RunFields):
+    """One run file, data/runs/<id>.json."""
+
+    host: Required[Host]
+    server: Required[Server]

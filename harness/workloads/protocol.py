@@ -8,12 +8,24 @@ the workload creates its own), how the steps are measured, and what follows the 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol
+from typing import Literal, NotRequired, Protocol, TypedDict
 
+import contract
 from harness.measure.profile import RunProfiles
 from harness.model.campaign import Workload
 from harness.servers.protocol import Server
 from harness.workloads.sysbench.dataset import Loaded, SysbenchCalls
+
+
+class WorkloadSection(TypedDict):
+    """The run document's workload fields a driver gives (run/document.py adds the rest)."""
+
+    tool: Literal["sysbench", "ibench"]
+    tool_version: str
+    script: str
+    options: dict[str, str]
+    client_cpu_affinity: list[int] | None
+    tpcc: NotRequired[contract.WorkloadTpcc]
 
 
 class RunContext(Protocol):
@@ -21,18 +33,26 @@ class RunContext(Protocol):
 
     server: Server
     workload: Workload
-    document: dict  # the run document; a driver appends steps to document["steps"]
+    document: contract.RunDocument  # a driver appends steps to document["steps"]
     calls: SysbenchCalls  # runs sysbench and records each command
-    sysbench: str  # the sysbench binary
-    innodb_metrics: tuple[str, ...]  # sampled around each step
     profiles: RunProfiles  # the server's CPU profile of each step (measure/profile.py)
     pfs_waits: bool  # a waits pass: performance_schema waits around each step (measure/waits.py)
+
+    @property
+    def sysbench(self) -> str:
+        """The sysbench binary."""
+        ...
+
+    @property
+    def innodb_metrics(self) -> tuple[str, ...]:
+        """The InnoDB metrics sampled around each step."""
+        ...
 
     def where(self, step: str) -> str: ...
     def on_step(self, where: str, seconds: int) -> None: ...
     def on_step_done(self, summary: str) -> None: ...
     def note(self, message: str) -> None: ...
-    def settle(self, step: str) -> dict | None:
+    def settle(self, step: str) -> contract.Settle | None:
         """Before each measured step (step: its name): let write debt settle when the campaign
         asks; the step's settle record, or None."""
         ...
@@ -52,7 +72,7 @@ class WorkloadDriver(Protocol):
     # None: its first step creates the data (no load, no pristine copy, a fresh server each)
     loader: DataLoader | None
 
-    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> WorkloadSection:
         """The run document's workload fields that depend on the kind: tool, tool_version,
         script, options, client_cpu_affinity, and any section of its own."""
         ...

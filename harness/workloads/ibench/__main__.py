@@ -15,6 +15,7 @@ import json
 import sys
 from pathlib import Path
 
+import contract
 from harness.model.ibench_params import DEFAULT_STEPS, IbenchParams
 from harness.workloads.ibench.steps import IbenchInterrupted, run_steps
 
@@ -47,9 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.socket:
         connect["port"] = args.port
     connect["user"] = args.user
-    done: list[dict] = []
+    done: list[contract.IbenchStep] = []
 
-    def on_step(step: dict) -> None:
+    def on_step(step: contract.IbenchStep) -> None:
         done.append(step)
         rates = (f"{step.get(k, 0):.0f} {k.split('_')[0]}" for k in
                  ("inserts_per_s", "deletes_per_s", "queries_per_s"))  # fmt: skip

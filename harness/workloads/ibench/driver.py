@@ -16,33 +16,38 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness import __version__
-from harness.measure.around_step import MeasuredStep, measured_step
+from harness.measure.around_step import MeasuredStep, Operation, StepMeasures, measured_step
 from harness.model.campaign import Workload
 from harness.model.ibench_params import FLUSH, INDEX, QUERY, IbenchParams, IbenchSpec
 from harness.servers.protocol import Server
 from harness.workloads.ibench.steps import run_steps
-from harness.workloads.protocol import RunContext
+from harness.workloads.protocol import DataLoader, RunContext, WorkloadSection
 from harness.workloads.sysbench.dataset import SysbenchCalls, dataset_label
 
-# What a step's host counters are divided by (Callaghan: per insert in the l steps, per query in
-# the q steps; l.x by the rows it indexed).
-PER_OP = {INDEX: ("indexed_row", "rows"), QUERY: ("query", "queries")}
-PER_INSERT = ("insert", "inserts")
+
+def operations(step: contract.IbenchStep) -> tuple[Operation, int]:
+    """What a step's host counters are divided by, and how many there were (Callaghan: per
+    insert in the l steps, per query in the q steps; l.x by the rows it indexed)."""
+    if step["kind"] == INDEX:
+        return "indexed_row", step.get("rows", 0)
+    if step["kind"] == QUERY:
+        return "query", step.get("queries", 0)
+    return "insert", step.get("inserts", 0)
 
 
 class IbenchDriver:
-    loader = None  # the l.i0 step creates the data
+    loader: DataLoader | None = None  # the l.i0 step creates the data
 
     def __init__(self, workload: Workload) -> None:
         self.workload = _seeded(workload)
         assert self.workload.ibench is not None  # drivers.py picks this driver for "ibench"
         self.spec: IbenchSpec = self.workload.ibench
 
-    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> WorkloadSection:
         options = {
             name: str(value)
             for name, value in self.spec.params.to_json().items()
@@ -126,31 +131,31 @@ class _StepHooks:
     current: MeasuredStep | None = None
 
     @contextmanager
-    def around(self, name: str) -> Iterator[dict]:
+    def around(self, name: str) -> Iterator[StepMeasures]:
         run = self.run
         seconds = self.query_seconds if name.startswith("q") else 0
         run.on_step(run.where(name), int(seconds))
-        key = contract.step_key({"step": name})
+        key = name  # contract.step_key of the step once recorded: an ibench step's name
         with measured_step(
             run.server, run.innodb_metrics, run.profiles, key, run.pfs_waits
         ) as step:
             self.current = step
             yield step.fields
 
-    def completed(self, step: dict) -> None:
+    def completed(self, step: contract.IbenchStep) -> None:
         if step["kind"] != FLUSH and self.current is not None:
-            op, count_key = PER_OP.get(step["kind"], PER_INSERT)
+            op, count = operations(step)
             # the workers' own CPU (client_cpu), so per_op and client_cpu agree
             client_s = step["client_cpu"]["seconds"]
-            step["per_op"] = self.current.per_op(step.get(count_key, 0), op, client_s)
-        self.run.document["steps"].append(step)
+            step["per_op"] = self.current.per_op(count, op, client_s)
+        contract.ibench_steps(self.run.document).append(step)
         # The data size that decides in-memory vs IO-bound: the largest the database grew.
         workload = self.run.document["workload"]
         workload["data_bytes"] = max(workload["data_bytes"] or 0, step.get("db_bytes", 0))
         self.run.on_step_done(f"{self.run.where(step['step'])}: {summary(step)}")
 
 
-def summary(step: dict) -> str:
+def summary(step: contract.IbenchStep) -> str:
     """The progress line of a completed step."""
     if step["kind"] == FLUSH:
         return f"{step['duration_s']:.0f} s"

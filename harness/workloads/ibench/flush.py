@@ -11,14 +11,20 @@ from __future__ import annotations
 
 import time
 
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
+
+import contract
 from harness.measure.counters import status_number
 from harness.workloads.sysbench.postwrite import FLUSH_SETTINGS, reference_wait_s
 
 POLL_S = 0.5
 
 
-def flush(conn, tables: list[str], rows: int, max_seconds: float | None) -> dict[str, object]:
-    """Run the pause on `conn` (its database the benchmark's); returns what was done."""
+def flush(
+    conn: pymysql.connections.Connection, tables: list[str], rows: int, max_seconds: float | None
+) -> tuple[contract.Flush, float]:
+    """Run the pause on `conn` (its database the benchmark's); returns what was done and how
+    long it took (seconds)."""
     began = time.monotonic()
     done: list[str] = []
     wait_s = reference_wait_s(rows) if max_seconds is None else max_seconds
@@ -48,9 +54,9 @@ def flush(conn, tables: list[str], rows: int, max_seconds: float | None) -> dict
         finally:
             for name, value in changed.items():  # all numbers
                 run(f"SET GLOBAL {name} = {value}")
-    return {
+    flushed: contract.Flush = {
         "statements": done,
         "wait_limit_s": wait_s,
         "dirty_pages_after": dirty_after,
-        "duration_s": round(time.monotonic() - began, 3),
     }
+    return flushed, round(time.monotonic() - began, 3)

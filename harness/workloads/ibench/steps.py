@@ -14,14 +14,18 @@ import multiprocessing
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, MutableSequence
 from contextlib import AbstractContextManager
-from typing import Any
+from multiprocessing import queues, synchronize
+from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
+from multiprocessing.process import BaseProcess
+from typing import Any, Literal, cast
 
-import psutil
-import pymysql
+import psutil  # type: ignore[import-untyped]  # psutil ships no type hints
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
+from harness.measure.around_step import StepMeasures
 from harness.model.ibench_params import (
     FLUSH,
     INDEX,
@@ -34,13 +38,20 @@ from harness.model.ibench_params import (
 )
 from harness.workloads.ibench import flush as flush_mod
 from harness.workloads.ibench import metrics, sql, workers
+from harness.workloads.ibench.metrics import Role
 from harness.workloads.ibench.worker_counters import Counters, merge
 
-START_METHOD = "forkserver"  # fast starts, no inherited state; spawn works too
+StartMethod = Literal["forkserver", "spawn", "fork"]
+StartContext = ForkServerContext | SpawnContext | ForkContext
+START_METHOD: StartMethod = "forkserver"  # fast starts, no inherited state; spawn works too
 BARRIER_TIMEOUT_S = 120
 GRACE_S = 5.0  # how long stopped workers get to finish their statement
 
-StepHook = Callable[[str], AbstractContextManager[dict | None]]
+StepHook = Callable[[str], AbstractContextManager[StepMeasures | None]]
+# A step's kind and query mode as the run document's enums name them. StepPlan holds them as
+# str (plan() gives only these values): the casts below go once the campaign model types them.
+StepKind = Literal["load", "index", "write", "flush", "query"]
+QueryMode = Literal["range", "point"]
 
 
 class IbenchError(Exception):
@@ -50,7 +61,7 @@ class IbenchError(Exception):
 class IbenchInterrupted(KeyboardInterrupt):
     """Ctrl-C during a run: `steps` holds the completed steps; every worker has exited."""
 
-    def __init__(self, steps: list[dict]):
+    def __init__(self, steps: list[contract.IbenchStep]):
         super().__init__(f"interrupted after {len(steps)} completed ibench steps")
         self.steps = steps
 
@@ -59,10 +70,10 @@ def run_steps(
     connect_args: dict[str, Any],
     params: IbenchParams,
     steps: Iterable[str],
-    on_step: Callable[[dict], None] | None = None,
+    on_step: Callable[[contract.IbenchStep], None] | None = None,
     around_step: StepHook | None = None,
-    start_method: str = START_METHOD,
-) -> list[dict]:
+    start_method: StartMethod = START_METHOD,
+) -> list[contract.IbenchStep]:
     """Run `steps` (names from params.DEFAULT_STEPS or qr<N>/qp<N>) and return one dict per step.
 
     connect_args: keyword arguments of pymysql.connect (unix_socket or host/port, user,
@@ -77,10 +88,10 @@ def run_steps(
     names = list(steps)
     plans = [plan(name, params) for name in names]  # unknown names fail before anything runs
     seed = params.seed if params.seed is not None else int(time.time())
-    context = multiprocessing.get_context(start_method)
+    context = _context(start_method)
     if start_method == "forkserver":
         context.set_forkserver_preload(["harness.workloads.ibench.workers"])
-    done: list[dict] = []
+    done: list[contract.IbenchStep] = []
     try:
         previous_rows: int | None = None
         previous_by_table: dict[str, int] = {}
@@ -99,10 +110,21 @@ def run_steps(
     return done
 
 
+def _context(start_method: StartMethod) -> StartContext:
+    """The start method's context, typed as one that makes processes (get_context(str) is
+    typed as the BaseContext, which has no Process)."""
+    if start_method == "spawn":
+        return multiprocessing.get_context("spawn")
+    if start_method == "fork":
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("forkserver")
+
+
 def _one_step(
-    context, connect_args, params, step_plan: StepPlan, step_seed: int, around_step,
+    context: StartContext, connect_args: dict[str, Any], params: IbenchParams,
+    step_plan: StepPlan, step_seed: int, around_step: StepHook | None,
     previous_rows: int | None, previous_by_table: dict[str, int],
-) -> dict:  # fmt: skip
+) -> contract.IbenchStep:  # fmt: skip
     """Connections of this process are opened per phase: a step may outlast wait_timeout."""
     with _connect(connect_args, None) as conn:
         if step_plan.name == "l.i0":
@@ -119,19 +141,18 @@ def _one_step(
         step = _worker_step(context, connect_args, params, step_plan, step_seed, hook)
         step["seed"] = step_seed
     with _connect(connect_args, params.database) as conn:
-        step.update(_after_step(conn, params, previous_rows, step_plan))
+        _add_after_step(step, conn, params, previous_rows)
     if step_plan.kind == INDEX and "rows" in step and step["duration_s"]:
         # The reference reports l.x as rows indexed per second.
         step["indexed_rows_per_s"] = round(step["rows"] / step["duration_s"], 1)
-    step["problems"] = problems(step, params, step_plan, previous_by_table)
-    return step
+    return {**step, "problems": problems(step, params, step_plan, previous_by_table)}
 
 
 def _connect(connect_args: dict[str, Any], database: str | None) -> pymysql.Connection:
     return workers.connect(connect_args, database)
 
 
-def _create_tables(conn, params: IbenchParams) -> None:
+def _create_tables(conn: pymysql.connections.Connection, params: IbenchParams) -> None:
     with conn.cursor() as cursor:
         cursor.execute(f"CREATE DATABASE IF NOT EXISTS {params.database}")
         for table in params.table_names():
@@ -140,7 +161,7 @@ def _create_tables(conn, params: IbenchParams) -> None:
             cursor.execute(sql.create_table(table, params.engine))
 
 
-def _check_tables(conn, params: IbenchParams) -> None:
+def _check_tables(conn: pymysql.connections.Connection, params: IbenchParams) -> None:
     with conn.cursor() as cursor:
         cursor.execute(
             "SELECT table_name FROM information_schema.tables WHERE table_schema = %s",
@@ -152,29 +173,43 @@ def _check_tables(conn, params: IbenchParams) -> None:
         raise IbenchError(f"ibench: {params.database}.{missing[0]} does not exist; run l.i0 first")
 
 
-def _flush_step(conn, params: IbenchParams, hook, rows: int | None) -> dict:
+def _flush_step(
+    conn: pymysql.connections.Connection,
+    params: IbenchParams,
+    hook: AbstractContextManager[StepMeasures | None],
+    rows: int | None,
+) -> contract.IbenchStepFigures:
     started_at = contract.utc_timestamp()
     with hook as extra:
-        done = flush_mod.flush(conn, params.table_names(), rows or 0, params.flush_max_seconds)
-    return {
+        done, seconds = flush_mod.flush(
+            conn, params.table_names(), rows or 0, params.flush_max_seconds
+        )
+    step: contract.IbenchStepFigures = {
         "step": FLUSH,
-        "kind": FLUSH,
+        "kind": "flush",
         "started_at": started_at,
-        "duration_s": done.pop("duration_s"),
+        "duration_s": seconds,
         "flush": done,
-        **(extra or {}),
     }
+    return _with_measures(step, extra)
+
+
+def _with_measures(
+    step: contract.IbenchStepFigures, measures: StepMeasures | None
+) -> contract.IbenchStepFigures:
+    """The step with what the runner measured around it (around_step's fields), last."""
+    return {**step, **(measures or {})}
 
 
 def _specs(
-    connect_args: dict, params: IbenchParams, step_plan: StepPlan, seed: int
+    connect_args: dict[str, Any], params: IbenchParams, step_plan: StepPlan, seed: int
 ) -> list[workers.WorkerSpec]:
     roles = [workers.INSERTER]
     if step_plan.deletes:
         roles.append(workers.DELETER)
     if step_plan.kind == QUERY:
         roles.append(workers.QUERIER)
-    specs = []
+    specs: list[workers.WorkerSpec] = []
     for client in range(1, params.clients + 1):
         table = params.table_of(client)
         # l.x: one ALTER per table, by the table's first client.
@@ -188,23 +223,33 @@ def _specs(
     return specs
 
 
-def _worker_step(context, connect_args, params, step_plan: StepPlan, seed: int, hook) -> dict:
+def _worker_step(
+    context: StartContext,
+    connect_args: dict[str, Any],
+    params: IbenchParams,
+    step_plan: StepPlan,
+    seed: int,
+    hook: AbstractContextManager[StepMeasures | None],
+) -> contract.IbenchStepFigures:
     specs = _specs(connect_args, params, step_plan, seed)
     barrier = context.Barrier(len(specs) + 1)
     stop = context.Event()
-    results = context.Queue()
-    thread_ids = context.Array("q", len(specs), lock=False)
-    queues = {c: context.Queue(maxsize=params.queue_depth) for c in range(1, params.clients + 1)}
-    processes = [
+    results: queues.Queue[workers.Message] = context.Queue()
+    # the workers' server thread ids ("q": signed 64-bit), for a KILL of a stuck statement
+    thread_ids: MutableSequence[int] = context.Array("q", len(specs), lock=False)
+    deletes: dict[int, queues.Queue[workers.DeleteRequest]] = {
+        c: context.Queue(maxsize=params.queue_depth) for c in range(1, params.clients + 1)
+    }
+    processes: list[BaseProcess] = [
         context.Process(
             target=workers.main,
-            args=(spec, barrier, stop, queues[spec.client], results, thread_ids),
+            args=(spec, barrier, stop, deletes[spec.client], results, thread_ids),
             name=f"ibench-{step_plan.name}-{spec.role}-{spec.client}",
             daemon=True,
         )
         for spec in specs
     ]
-    messages: dict[int, dict] = {}
+    messages: dict[int, workers.Message] = {}
     try:
         for process in processes:
             process.start()
@@ -225,7 +270,11 @@ def _worker_step(context, connect_args, params, step_plan: StepPlan, seed: int, 
     return _step_dict(params, step_plan, specs, messages, t0, started_at, cpu_series, extra)
 
 
-def _wait_ready(specs, processes, results) -> None:
+def _wait_ready(
+    specs: list[workers.WorkerSpec],
+    processes: list[BaseProcess],
+    results: queues.Queue[workers.Message],
+) -> None:
     """Every worker connected and built its generator; a failure or an exit ends the wait."""
     ready: set[int] = set()
     deadline = time.monotonic() + BARRIER_TIMEOUT_S
@@ -250,12 +299,20 @@ def _wait_ready(specs, processes, results) -> None:
             raise IbenchError(f"ibench workers not ready after {BARRIER_TIMEOUT_S} s")
 
 
-def _collect(specs, processes, results, messages, stop, t0: float) -> list[float]:
+def _collect(
+    specs: list[workers.WorkerSpec],
+    processes: list[BaseProcess],
+    results: queues.Queue[workers.Message],
+    messages: dict[int, workers.Message],
+    stop: synchronize.Event,
+    t0: float,
+) -> list[float]:
     """Wait for every worker's message; stop the queriers once the writers are done. Samples
     the workers' CPU every second (% of one core, summed)."""
     writers = {spec.slot for spec in specs if spec.role != workers.QUERIER}
-    watched = {}
+    watched: dict[int, psutil.Process] = {}
     for process in processes:
+        assert process.pid is not None  # _worker_step started every one
         with contextlib.suppress(psutil.Error):
             watched[process.pid] = psutil.Process(process.pid)
     last_cpu: dict[int, float] = {}
@@ -298,7 +355,11 @@ def _cpu_delta(watched: dict[int, psutil.Process], last: dict[int, float]) -> fl
     return total
 
 
-def _accept(message: dict, specs, messages: dict[int, dict]) -> None:
+def _accept(
+    message: workers.Message,
+    specs: list[workers.WorkerSpec],
+    messages: dict[int, workers.Message],
+) -> None:
     if message.get("error"):
         spec = specs[message["slot"]]
         raise IbenchError(
@@ -307,7 +368,12 @@ def _accept(message: dict, specs, messages: dict[int, dict]) -> None:
     messages[message["slot"]] = message
 
 
-def _drain(results, messages: dict[int, dict], wait_s: float, specs=None) -> None:
+def _drain(
+    results: queues.Queue[workers.Message],
+    messages: dict[int, workers.Message],
+    wait_s: float,
+    specs: list[workers.WorkerSpec] | None = None,
+) -> None:
     """Read what is queued; with specs, errors raise (without, they are kept to report)."""
     deadline = time.monotonic() + wait_s
     while True:
@@ -321,7 +387,11 @@ def _drain(results, messages: dict[int, dict], wait_s: float, specs=None) -> Non
             messages[message["slot"]] = message
 
 
-def _failure(specs, messages: dict[int, dict], processes) -> str:
+def _failure(
+    specs: list[workers.WorkerSpec],
+    messages: dict[int, workers.Message],
+    processes: list[BaseProcess],
+) -> str:
     errors = [
         f"{specs[slot].role} worker of client {specs[slot].client}: {m['error'].strip()}"
         for slot, m in sorted(messages.items())
@@ -333,7 +403,15 @@ def _failure(specs, messages: dict[int, dict], processes) -> str:
     return f"ibench workers did not reach the start barrier (exit codes {codes})"
 
 
-def _stop_workers(processes, stop, barrier, results, messages, thread_ids, connect_args) -> None:
+def _stop_workers(
+    processes: list[BaseProcess],
+    stop: synchronize.Event,
+    barrier: synchronize.Barrier,
+    results: queues.Queue[workers.Message],
+    messages: dict[int, workers.Message],
+    thread_ids: MutableSequence[int],
+    connect_args: dict[str, Any],
+) -> None:
     """Leave no worker behind: stop event, grace period, KILL their statements, terminate."""
     stop.set()
     barrier.abort()
@@ -365,9 +443,18 @@ def _stop_workers(processes, stop, barrier, results, messages, thread_ids, conne
     results.join_thread()
 
 
-def _step_dict(params, step_plan: StepPlan, specs, messages, t0, started_at, cpu_series, extra):
-    by_role: dict[str, list[Counters]] = {}
-    cpu_by_role: dict[str, float] = {}
+def _step_dict(
+    params: IbenchParams,
+    step_plan: StepPlan,
+    specs: list[workers.WorkerSpec],
+    messages: dict[int, workers.Message],
+    t0: float,
+    started_at: str,
+    cpu_series: list[float],
+    extra: StepMeasures | None,
+) -> contract.IbenchStepFigures:
+    by_role: dict[Role, list[Counters]] = {}
+    cpu_by_role: dict[Role, float] = {}
     ended = t0
     busiest = 0.0
     index_seconds = 0.0
@@ -387,22 +474,35 @@ def _step_dict(params, step_plan: StepPlan, specs, messages, t0, started_at, cpu
     duration = ended - t0
     counters = {role: merge(parts) for role, parts in by_role.items()}
     op = workers.QUERIER if step_plan.kind == QUERY else workers.INSERTER
-    step: dict[str, Any] = {
+    figures = metrics.summarize(counters, duration, params.clients, cpu_series)
+    step: contract.IbenchStepFigures = {
         "step": step_plan.name,
-        "kind": step_plan.kind,
+        "kind": cast(StepKind, step_plan.kind),
         "started_at": started_at,
         "duration_s": round(duration, 3),
         "clients": params.clients,
         "tables": params.tables,
         "rows_per_commit": step_plan.rows_per_commit,
         "target_inserts_per_s_per_client": step_plan.rate_per_client,
-        **metrics.summarize(counters, duration, params.clients, cpu_series),
+        "inserts": figures["inserts"],
+        "inserts_per_s": figures["inserts_per_s"],
+        "inserts_per_s_per_client": figures["inserts_per_s_per_client"],
+        "deletes": figures["deletes"],
+        "deletes_per_s": figures["deletes_per_s"],
+        "deletes_per_s_per_client": figures["deletes_per_s_per_client"],
+        "queries": figures["queries"],
+        "queries_per_s": figures["queries_per_s"],
+        "queries_per_s_per_client": figures["queries_per_s_per_client"],
+        "series": figures["series"],
+        "rate_percentiles": figures["rate_percentiles"],
+        "response_time": figures["response_time"],
+        "retries": figures["retries"],
         "client_cpu": metrics.client_cpu(cpu_by_role, counters, op, busiest),
     }
     if step_plan.kind == INDEX:
         step["index_seconds"] = round(index_seconds, 3)
     if step_plan.kind == QUERY:
-        step["query_mode"] = step_plan.query_mode
+        step["query_mode"] = cast(QueryMode, step_plan.query_mode)
         queries = counters[workers.QUERIER]
         step["fetched_per_query"] = {
             "expected": params.rows_per_query,
@@ -415,35 +515,37 @@ def _step_dict(params, step_plan: StepPlan, specs, messages, t0, started_at, cpu
             counters[workers.DELETER].total if workers.DELETER in counters else 0,
             duration,
         )
-    step.update(extra or {})
-    return step
+    return _with_measures(step, extra)
 
 
-def _after_step(conn, params: IbenchParams, previous_rows, step_plan: StepPlan) -> dict:
+def _add_after_step(
+    step: contract.IbenchStepFigures,
+    conn: pymysql.connections.Connection,
+    params: IbenchParams,
+    previous_rows: int | None,
+) -> None:
     """Rows, database size and indexes once the step is over."""
-    out: dict[str, Any] = {}
     with conn.cursor() as cursor:
         if params.count_rows:
             by_table = {}
             for table in params.table_names():
                 cursor.execute(f"SELECT COUNT(*) FROM {table}")
                 by_table[table] = int(cursor.fetchone()[0])
-            out["rows"] = sum(by_table.values())
-            out["rows_by_table"] = by_table
+            step["rows"] = sum(by_table.values())
+            step["rows_by_table"] = by_table
             if previous_rows is not None:
-                out["rows_before"] = previous_rows
+                step["rows_before"] = previous_rows
         cursor.execute(sql.schema_bytes(), (params.database,))
-        out["db_bytes"] = int(cursor.fetchone()[0])
-        out["db_file_bytes"] = _file_bytes(cursor, params.database)
+        step["db_bytes"] = int(cursor.fetchone()[0])
+        step["db_file_bytes"] = _file_bytes(cursor, params.database)
         cursor.execute(sql.index_names(), (params.database,))
         indexes: dict[str, list[str]] = {}
         for table, index in cursor.fetchall():
             indexes.setdefault(table, []).append(index)
-        out["indexes"] = {table: sorted(names) for table, names in sorted(indexes.items())}
-    return out
+        step["indexes"] = {table: sorted(names) for table, names in sorted(indexes.items())}
 
 
-def _file_bytes(cursor, database: str) -> int | None:
+def _file_bytes(cursor: pymysql.cursors.Cursor, database: str) -> int | None:
     """Size of the tables' .ibd files, None where the server has no such view."""
     for view in sql.TABLESPACE_VIEWS:
         try:
@@ -455,7 +557,10 @@ def _file_bytes(cursor, database: str) -> int | None:
 
 
 def problems(
-    step: dict, params: IbenchParams, step_plan: StepPlan, before: dict[str, int]
+    step: contract.IbenchStepFigures,
+    params: IbenchParams,
+    step_plan: StepPlan,
+    before: dict[str, int],
 ) -> list[str]:
     """The reference's validation, as sentences (empty: the step is as it should be): row
     counts, the indexes after l.x, rows fetched per query, the background rate, retries."""
@@ -469,7 +574,7 @@ def problems(
             if count != expected:
                 found.append(f"{table} holds {count} rows, expected {expected}")
     if by_table is not None and before and step_plan.kind in (WRITE, QUERY, FLUSH):
-        tolerance = params.queue_depth * max(1, step_plan.rows_per_commit) * per_table
+        tolerance: int | None = params.queue_depth * max(1, step_plan.rows_per_commit) * per_table
         if not step_plan.deletes and step_plan.kind != FLUSH:
             tolerance = None  # inserts without deletes: the table grows
         for table, count in by_table.items():

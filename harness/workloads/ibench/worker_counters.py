@@ -10,10 +10,25 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 # Upper bounds (µs) of the reference's buckets: <=256 µs, 1 ms, 4 ms, 16 ms, 64 ms, 256 ms,
 # 1 s, 4 s, 16 s; a last bucket counts what is slower than 16 s.
 BUCKETS_US = (256, 1_000, 4_000, 16_000, 64_000, 256_000, 1_000_000, 4_000_000, 16_000_000)
+
+
+class CountersJson(TypedDict):
+    """Counters as a worker sends them to the parent."""
+
+    ops: list[int]
+    max_us: list[float]
+    histogram: list[int]
+    calls: int
+    total: int
+    max_response_us: float
+    sum_response_us: float
+    retries: int
+    fetched: int
 
 
 @dataclass
@@ -43,7 +58,7 @@ class Counters:
         self.sum_response_us += response_us
         self.max_response_us = max(self.max_response_us, response_us)
 
-    def to_json(self) -> dict[str, object]:
+    def to_json(self) -> CountersJson:
         return {
             "ops": self.ops,
             "max_us": self.max_us,
@@ -57,7 +72,7 @@ class Counters:
         }
 
     @classmethod
-    def from_json(cls, data: dict) -> Counters:
+    def from_json(cls, data: CountersJson) -> Counters:
         return cls(**data)
 
 

@@ -16,18 +16,23 @@ import signal
 import threading
 import time
 import traceback
+from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
-from typing import Any
+from multiprocessing import queues, synchronize
+from typing import Any, Required, TypedDict
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 from harness.model.ibench_params import IbenchParams, StepPlan
 from harness.workloads.ibench import sql
+from harness.workloads.ibench.metrics import Role
 from harness.workloads.ibench.ratelimit import RateLimiter
 from harness.workloads.ibench.rows import RowGenerator
-from harness.workloads.ibench.worker_counters import Counters
+from harness.workloads.ibench.worker_counters import Counters, CountersJson
 
-INSERTER, DELETER, QUERIER = "insert", "delete", "query"
+INSERTER: Role = "insert"
+DELETER: Role = "delete"
+QUERIER: Role = "query"
 RETRY_CODES = {1205, 1213}  # lock wait timeout, deadlock: the statement is run again
 POINT_RESYNC = 100  # point queries re-read min/max(transactionid) this often
 QUEUE_POLL_S = 0.2
@@ -35,7 +40,7 @@ QUEUE_POLL_S = 0.2
 
 @dataclass(frozen=True)
 class WorkerSpec:
-    role: str
+    role: Role
     client: int  # 1-based
     slot: int  # index into the parent's process list and thread-id array
     table: str
@@ -46,6 +51,34 @@ class WorkerSpec:
     create_indexes: bool = False  # l.x: this client's table gets the secondary indexes
 
 
+class Outcome(TypedDict, total=False):
+    """What a worker's work says beside its counters."""
+
+    index_seconds: float  # l.x: how long its ALTER took
+    stopped: bool  # it saw the stop event before its work was done
+
+
+class Message(Outcome, total=False):
+    """What a worker puts on the results queue: that it is ready, then how its work went."""
+
+    slot: Required[int]
+    ready: bool
+    role: Role
+    client: int
+    aborted: bool  # the start barrier broke: it never worked
+    counters: CountersJson
+    cpu_s: float
+    started: float
+    ended: float
+    error: str  # what it raised, with the traceback
+
+
+# A delete request: the oldest transactionid and how many rows from there; None ends them.
+DeleteRequest = tuple[int, int] | None
+# A role's work: counts into Counters from the start (monotonic) until it is done.
+Work = Callable[[Counters, float], Outcome | None]
+
+
 class _Stopped(Exception):
     pass
 
@@ -54,10 +87,17 @@ def connect(connect_args: dict[str, Any], database: str | None) -> pymysql.Conne
     return pymysql.connect(**{**connect_args, "database": database, "autocommit": True})
 
 
-def main(spec, barrier, stop, deletes, results, thread_ids) -> None:
+def main(
+    spec: WorkerSpec,
+    barrier: synchronize.Barrier,
+    stop: synchronize.Event,
+    deletes: queues.Queue[DeleteRequest],
+    results: queues.Queue[Message],
+    thread_ids: MutableSequence[int],
+) -> None:
     """Process entry point (spawn/forkserver: everything arrives pickled)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    message: dict[str, Any] = {"slot": spec.slot, "role": spec.role, "client": spec.client}
+    message: Message = {"slot": spec.slot, "role": spec.role, "client": spec.client}
     try:
         with connect(spec.connect_args, spec.params.database) as conn:
             thread_ids[spec.slot] = conn.thread_id()
@@ -77,20 +117,23 @@ def main(spec, barrier, stop, deletes, results, thread_ids) -> None:
                 extra = work(counters, t0) or {}
             except _Stopped:
                 extra = {"stopped": True}
-            message.update(
-                counters=counters.to_json(),
-                cpu_s=time.process_time() - cpu0,
-                started=t0,
-                ended=time.monotonic(),
+            message = {
+                **message,
+                "counters": counters.to_json(),
+                "cpu_s": time.process_time() - cpu0,
+                "started": t0,
+                "ended": time.monotonic(),
                 **extra,
-            )
+            }
     except BaseException as exc:  # noqa: BLE001 - reported to the parent, which raises
         barrier.abort()
         message["error"] = f"{type(exc).__name__}: {exc}\n{traceback.format_exc(limit=4)}"
     results.put(message)
 
 
-def _execute(cursor, statement: str, counters: Counters, stop) -> None:
+def _execute(
+    cursor: pymysql.cursors.Cursor, statement: str, counters: Counters, stop: synchronize.Event
+) -> None:
     """Run one statement, again after a deadlock or lock wait timeout (counted as a retry)."""
     while True:
         try:
@@ -102,13 +145,18 @@ def _execute(cursor, statement: str, counters: Counters, stop) -> None:
             counters.retries += 1
 
 
-def _min_id(cursor, table: str) -> int:
+def _min_id(cursor: pymysql.cursors.Cursor, table: str) -> int:
     cursor.execute(sql.min_max(table))
     low, _ = cursor.fetchone()
     return 0 if low is None else int(low)
 
 
-def _inserter(spec: WorkerSpec, conn, stop, deletes):
+def _inserter(
+    spec: WorkerSpec,
+    conn: pymysql.connections.Connection,
+    stop: synchronize.Event,
+    deletes: queues.Queue[DeleteRequest],
+) -> Work:
     params, plan = spec.params, spec.plan
     generator = RowGenerator(
         spec.seed, params.data_length_min, params.data_length_max, params.data_random_pct
@@ -116,7 +164,7 @@ def _inserter(spec: WorkerSpec, conn, stop, deletes):
     cursor = conn.cursor()
     min_id = _min_id(cursor, spec.table) if plan.deletes else 0
 
-    def work(counters: Counters, t0: float) -> dict[str, Any]:
+    def work(counters: Counters, t0: float) -> Outcome:
         nonlocal min_id
         limiter = RateLimiter(plan.rate_per_client, plan.rows_per_commit, sleep=stop.wait)
         limiter.restart()
@@ -139,7 +187,7 @@ def _inserter(spec: WorkerSpec, conn, stop, deletes):
                 _put(deletes, (min_id, count), stop)
                 min_id += count
             limiter.after_batch()
-        extra: dict[str, Any] = {}
+        extra: Outcome = {}
         if spec.create_indexes and not stop.is_set():
             began = time.monotonic()
             cursor.execute(sql.add_indexes(spec.table))
@@ -154,7 +202,9 @@ def _inserter(spec: WorkerSpec, conn, stop, deletes):
     return work
 
 
-def _put(deletes, item, stop) -> None:
+def _put(
+    deletes: queues.Queue[DeleteRequest], item: DeleteRequest, stop: synchronize.Event
+) -> None:
     while True:
         try:
             deletes.put(item, timeout=QUEUE_POLL_S)
@@ -165,7 +215,12 @@ def _put(deletes, item, stop) -> None:
                 raise _Stopped() from None
 
 
-def _deleter(spec: WorkerSpec, conn, stop, deletes):
+def _deleter(
+    spec: WorkerSpec,
+    conn: pymysql.connections.Connection,
+    stop: synchronize.Event,
+    deletes: queues.Queue[DeleteRequest],
+) -> Work:
     cursor = conn.cursor()
 
     def work(counters: Counters, t0: float) -> None:
@@ -189,7 +244,12 @@ def _deleter(spec: WorkerSpec, conn, stop, deletes):
     return work
 
 
-def _querier(spec: WorkerSpec, conn, stop, deletes):
+def _querier(
+    spec: WorkerSpec,
+    conn: pymysql.connections.Connection,
+    stop: synchronize.Event,
+    deletes: queues.Queue[DeleteRequest],
+) -> Work:
     params, plan = spec.params, spec.plan
     generator = RowGenerator(spec.seed + 1_000_003, buffer_bytes=3)  # only its rng is used
     rng = generator.rng
@@ -218,4 +278,8 @@ def _querier(spec: WorkerSpec, conn, stop, deletes):
     return work
 
 
-_ROLES = {INSERTER: _inserter, DELETER: _deleter, QUERIER: _querier}
+_ROLES: dict[Role, Callable[..., Work]] = {
+    INSERTER: _inserter,
+    DELETER: _deleter,
+    QUERIER: _querier,
+}

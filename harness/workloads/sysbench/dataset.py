@@ -59,7 +59,7 @@ class SysbenchCalls:
     client_cpus: tuple[int, ...]
     log_path: Path
     target: Target  # gives the argv that runs its secret; the recorded one has none
-    commands: list[dict[str, str]] = field(default_factory=list)
+    commands: list[contract.ReproduceCommand] = field(default_factory=list)
 
     def __call__(self, purpose: str, argv: list[str]) -> str:
         argv = pinning.pinned(argv, self.client_cpus)
@@ -82,9 +82,7 @@ class Loaded:
     rows: int
     data_bytes: int
     seconds: float
-    check: dict | None = (
-        None  # tpcc: the consistency check of the fresh load (tpcc_output.parse_check)
-    )
+    check: contract.TpccCheck | None = None  # tpcc: the consistency check of the fresh load
 
 
 def create_schema(server: Server) -> None:

@@ -5,6 +5,7 @@ the write tests of his suite."""
 from __future__ import annotations
 
 import time
+from typing import TypedDict
 
 import contract
 from contract.sweep_pause import PAUSE_PURPOSE, pause_command
@@ -14,10 +15,16 @@ from harness.model.campaign import Workload
 from harness.servers.products.statements import binlog_reset_statement
 from harness.servers.protocol import Server
 from harness.servers.sysbench_target import Target
-from harness.workloads.protocol import DataLoader, RunContext
+from harness.workloads.protocol import DataLoader, RunContext, WorkloadSection
 from harness.workloads.sysbench import commands, dataset, postwrite, project_lua
 from harness.workloads.sysbench.dataset import SysbenchCalls
 from harness.workloads.sysbench.output import RunReport, parse_run
+
+
+class StepExtras(TypedDict, total=False):
+    """The fields a kind of sysbench workload adds to each step beside sysbench's totals."""
+
+    tpcc: contract.TpccStep
 
 
 class SysbenchDriver:
@@ -29,7 +36,7 @@ class SysbenchDriver:
         """Every option the tool was given, as the run document records them."""
         return commands.workload_options(self.workload)
 
-    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> WorkloadSection:
         return {
             "tool": "sysbench",
             "tool_version": sysbench_version,
@@ -78,7 +85,7 @@ class SysbenchDriver:
             step = self.measure_step(run, purpose, argv, threads)
             if settled is not None:
                 step["settle"] = settled
-            run.document["steps"].append(step)
+            contract.sysbench_steps(run.document).append(step)
             run.on_step_done(
                 f"{where}: {step['tps']:.0f} tps,"
                 f" p95 {step['latency_ms']['p95']:.2f} ms, {step['errors']} errors"
@@ -93,30 +100,31 @@ class SysbenchDriver:
         if problems:
             raise WrongPlan(f"EXPLAIN: {problems[0]}")
 
-    def measure_step(self, run: RunContext, purpose: str, argv: list[str], threads: int) -> dict:
+    def measure_step(
+        self, run: RunContext, purpose: str, argv: list[str], threads: int
+    ) -> contract.Step:
         started_at = contract.utc_timestamp()
-        key = contract.step_key({"threads": threads})
+        key = str(threads)  # contract.step_key of the step once recorded: its thread level
         with measured_step(
             run.server, run.innodb_metrics, run.profiles, key, run.pfs_waits
         ) as measured:
             output = run.calls(purpose, argv)
             report = parse_run(output, threads)
-        return {
-            **report.step_fields(),
-            "started_at": started_at,
-            **self.rows_per_s(report.events, report.total_time_s),
-            **self.step_extras(run, output, report),
-            **measured.fields,
-            "per_op": measured.per_op(report.events, "transaction"),
-        }
+        step = report.step_fields()
+        step["started_at"] = started_at
+        if (rows_per_s := self.rows_per_s(report.events, report.total_time_s)) is not None:
+            step["rows_per_s"] = rows_per_s
+        step = {**step, **self.step_extras(run, output, report), **measured.fields}
+        step["per_op"] = measured.per_op(report.events, "transaction")
+        return step
 
-    def rows_per_s(self, events: int, seconds: float) -> dict[str, float]:
+    def rows_per_s(self, events: int, seconds: float) -> float | None:
         """A full scan's headline metric: each event reads one whole table."""
         if self.workload.test != "scan" or not seconds:
-            return {}
-        return {"rows_per_s": round(events * self.workload.table_size / seconds, 1)}
+            return None
+        return round(events * self.workload.table_size / seconds, 1)
 
-    def step_extras(self, run: RunContext, output: str, report: RunReport) -> dict[str, dict]:
+    def step_extras(self, run: RunContext, output: str, report: RunReport) -> StepExtras:
         """Fields of a step beside sysbench's totals; a plain sysbench test has none."""
         return {}
 

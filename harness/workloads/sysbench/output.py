@@ -18,7 +18,9 @@ import math
 import re
 import reprlib
 from dataclasses import dataclass, field
+from typing import TypedDict, cast
 
+import contract
 from contract import LARGEST_COUNT, NotAFigure, figure, whole_number
 
 # The lines' shapes; their figures (\S+) are read by contract.figure.
@@ -54,6 +56,13 @@ class SysbenchOutputError(ValueError):
         self.line = line
 
 
+class Percentiles(TypedDict, total=False):
+    """The latency percentiles a run gives (ms): both from a histogram, else those printed."""
+
+    p95: float
+    p99: float
+
+
 @dataclass(frozen=True)
 class DroppedSecond:
     """A per-second line left out of the series: its 1-based line, its second as printed, and
@@ -86,15 +95,15 @@ class RunReport:
     queries_other: int
     errors: int
     reconnects: int
-    latency_ms: dict[str, float]
+    latency_ms: contract.Latency
     histogram: list[tuple[float, int]]
     series: dict[str, list[float]] = field(default_factory=dict)
     dropped: list[DroppedSecond] = field(default_factory=list)  # per-second lines not in series
 
-    def step_fields(self) -> dict:
+    def step_fields(self) -> contract.Step:
         """What a run document's step takes from sysbench's own output (series only when
         the output had interval lines for it)."""
-        fields = {
+        fields: contract.Step = {
             "threads": self.threads,
             "duration_s": self.total_time_s,
             "tps": self.tps,
@@ -104,9 +113,13 @@ class RunReport:
             "errors": self.errors,
             "reconnects": self.reconnects,
         }
-        return {**fields, "series": self.series} if self.series else fields
+        if self.series:
+            # keyed as StepSeries, but for the latency's key, named by the percentile the
+            # interval lines report (an imported log's p99_ms, which StepSeries cannot name)
+            fields["series"] = cast(contract.StepSeries, self.series)
+        return fields
 
-    def qps(self) -> dict[str, float]:
+    def qps(self) -> contract.Qps:
         """Per-second rates by class.
 
         sysbench prints only the total as a rate, over its own event time rather than "total
@@ -210,7 +223,7 @@ def _collect(text: str) -> _Collected:
 
 
 def _report(
-    collected: _Collected, threads: int, percentiles: dict[str, float], series: dict
+    collected: _Collected, threads: int, percentiles: Percentiles, series: dict[str, list[float]]
 ) -> RunReport:
     counters, latency = collected.counters, collected.latency
     return RunReport(
@@ -249,7 +262,7 @@ def _named_series(collected: _Collected) -> dict[str, list[float]]:
     return series
 
 
-def _percentiles(histogram: list[tuple[float, int]]) -> dict[str, float]:
+def _percentiles(histogram: list[tuple[float, int]]) -> Percentiles:
     return {
         "p95": percentile_from_histogram(histogram, 95),
         "p99": percentile_from_histogram(histogram, 99),
@@ -285,7 +298,11 @@ def parse_logged_run(text: str, threads: int) -> RunReport:
             for name, value in collected.latency.items()
             if name.endswith("th percentile")
         }
-        percentiles = {f"p{pct}": printed[pct] for pct in (95, 99) if pct in printed}
+        percentiles = Percentiles()
+        if 95 in printed:
+            percentiles["p95"] = printed[95]
+        if 99 in printed:
+            percentiles["p99"] = printed[99]
     return _report(collected, threads, percentiles, _named_series(collected))
 
 

@@ -12,8 +12,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
+import contract
 from harness.measure.counters import status_number
 
 # Variable -> value while flushing; a server lacking one (idle flushing is MySQL's) skips it.
@@ -35,12 +36,12 @@ def post_write(
     tables: int,
     rows: int,
     client_command: Callable[[str], str],
-) -> list[dict[str, str]]:
+) -> list[contract.ReproduceCommand]:
     """Run the step on the server (binlog_reset: the product's statement that drops the binary
     log); returns what was done as purpose/command pairs."""
-    done: list[dict[str, str]] = []
+    done: list[contract.ReproduceCommand] = []
 
-    def run(cursor, purpose: str, sql: str) -> None:
+    def run(cursor: pymysql.cursors.Cursor, purpose: str, sql: str) -> None:
         cursor.execute(sql)
         cursor.fetchall()
         done.append({"purpose": purpose, "command": client_command(sql)})

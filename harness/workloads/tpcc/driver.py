@@ -4,12 +4,15 @@ data) and one after the sweep (a failed one marks the run)."""
 
 from __future__ import annotations
 
+from typing import cast
+
+import contract
 from harness.model.campaign import Workload
 from harness.model.tpcc_options import TpccOptions, dataset_label
 from harness.servers.sysbench_target import Target
-from harness.workloads.protocol import RunContext
+from harness.workloads.protocol import RunContext, WorkloadSection
 from harness.workloads.sysbench.commands import ALWAYS
-from harness.workloads.sysbench.driver import SysbenchDriver
+from harness.workloads.sysbench.driver import StepExtras, SysbenchDriver
 from harness.workloads.sysbench.output import RunReport
 from harness.workloads.tpcc import commands, output
 from harness.workloads.tpcc.dataset import TpccLoader
@@ -25,8 +28,10 @@ class TpccDriver(SysbenchDriver):
     def recorded_options(self) -> dict[str, str]:
         return {**ALWAYS, **self.options.sysbench_options()}
 
-    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> dict:
-        return {**super().section(sysbench_version, client_cpus), "tpcc": self.options.describe()}
+    def section(self, sysbench_version: str, client_cpus: tuple[int, ...]) -> WorkloadSection:
+        # the campaign model gives workload.tpcc untyped (dict[str, Any]), with its keys
+        tpcc = cast(contract.WorkloadTpcc, self.options.describe())
+        return {**super().section(sysbench_version, client_cpus), "tpcc": tpcc}
 
     def dataset(self) -> str:
         return dataset_label(self.options)
@@ -37,7 +42,7 @@ class TpccDriver(SysbenchDriver):
     def run_argv(self, binary: str, target: Target, threads: int, seconds: int) -> list[str]:
         return commands.run_argv(binary, target, self.options, threads, seconds)
 
-    def step_extras(self, run: RunContext, text: str, report: RunReport) -> dict[str, dict]:
+    def step_extras(self, run: RunContext, text: str, report: RunReport) -> StepExtras:
         """Per-type statistics beside sysbench's totals, and where the two disagree."""
         stats = output.parse_stats(text, report.total_time_s, report.threads)
         stats["totals_problems"] = output.totals_problems(stats, report.events, report.errors)

@@ -11,14 +11,19 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import Any, Literal
 
+import contract
 from contract import whole_number
 from harness.model.tpcc_options import TYPES, expected_mix
 
 TPMC_LABEL = "tpmC-like: New-Order commits per minute (unaudited, TPC-C-like, not a TPC-C result)"
 
-_COUNTERS = ("count", "commits", "rollbacks", "retries", "deadlocks", "lock_waits", "other_errors")
+Counter = Literal["count", "commits", "rollbacks", "retries", "deadlocks", "lock_waits",
+                  "other_errors"]  # fmt: skip
+_COUNTERS: tuple[Counter, ...] = (
+    "count", "commits", "rollbacks", "retries", "deadlocks", "lock_waits", "other_errors",
+)  # fmt: skip
 _STATS_PREFIX = "tpcc-stats "
 _CHECK_PREFIX = "tpcc-check "
 CONDITIONS = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "rows")
@@ -30,7 +35,13 @@ class TpccOutputError(ValueError):
 
 
 def _bucket_upper_ms(bucket: int, per_doubling: int) -> float:
-    return 2.0 ** ((bucket + 1) / per_doubling) / 1000.0
+    upper_us: float = 2.0 ** ((bucket + 1) / per_doubling)  # a positive base: never complex
+    return upper_us / 1000.0
+
+
+def _no_counts() -> contract.TpccCounts:
+    return {"count": 0, "commits": 0, "rollbacks": 0, "retries": 0, "deadlocks": 0,
+            "lock_waits": 0, "other_errors": 0}  # fmt: skip
 
 
 def _percentile_ms(hist: dict[int, int], per_doubling: int, pct: float) -> float:
@@ -65,7 +76,7 @@ def thread_lines(output: str) -> list[dict[str, Any]]:
 
 def parse_stats(
     output: str, total_time_s: float | None = None, threads: int | None = None
-) -> dict[str, Any]:
+) -> contract.TpccStep:
     """Sum the threads' tpcc-stats lines into the run document's step.tpcc.
 
     total_time_s (sysbench's "total time") gives the tpmC-like figure; threads, when given,
@@ -81,13 +92,13 @@ def parse_stats(
         raise TpccOutputError(f"threads disagree on the mode: {sorted(modes)}")
     per_doubling = int(lines[0]["buckets_per_doubling"])
 
-    counters: dict[str, dict[str, int]] = {}
+    counters: dict[str, contract.TpccCounts] = {}
     sums: dict[str, float] = {}
     maxima: dict[str, float] = {}
     hists: dict[str, dict[int, int]] = {}
     for line in lines:
         for name, entry in line["types"].items():
-            into = counters.setdefault(name, dict.fromkeys(_COUNTERS, 0))
+            into = counters.setdefault(name, _no_counts())
             for key in _COUNTERS:
                 into[key] += int(entry[key])
             sums[name] = sums.get(name, 0.0) + float(entry["sum_us"])
@@ -99,10 +110,10 @@ def parse_stats(
     purge = bool(lines[0]["enable_purge"])
     expected = expected_mix(purge)
     total = sum(c["count"] for c in counters.values())
-    types: dict[str, dict[str, Any]] = {}
+    types: dict[str, contract.TpccType] = {}
     achieved: dict[str, float] = {}
     for name in [t for t in TYPES if t in expected or t in counters]:
-        c = counters.get(name, dict.fromkeys(_COUNTERS, 0))
+        c = counters.get(name, _no_counts())
         share = 100.0 * c["count"] / total if total else 0.0
         achieved[name] = round(share, 2)
         count = c["count"]
@@ -116,8 +127,10 @@ def parse_stats(
             },
         }
     deviations = [abs(achieved.get(n, 0.0) - pct) for n, pct in expected.items()]
-    totals = {key: sum(c[key] for c in counters.values()) for key in _COUNTERS}
-    result: dict[str, Any] = {
+    totals = _no_counts()
+    for key in _COUNTERS:
+        totals[key] = sum(c[key] for c in counters.values())
+    result: contract.TpccStep = {
         "mode": modes.pop(),
         "threads_reported": len(lines),
         "nurand_c": lines[0].get("nurand_c"),
@@ -142,7 +155,7 @@ def parse_stats(
     return result
 
 
-def totals_problems(stats: dict[str, Any], events: int, errors: int) -> list[str]:
+def totals_problems(stats: contract.TpccStep, events: int, errors: int) -> list[str]:
     """Where the per-type statistics do not add up to sysbench's own totals: every event is
     one finished transaction, and sysbench's ignored errors are the retries (plus, in compat
     mode, the user rollbacks, which sysbench-tpcc counts as errors)."""
@@ -168,7 +181,7 @@ def check_lines(output: str) -> list[dict[str, Any]]:
     return _prefixed_json(output, _CHECK_PREFIX)
 
 
-def parse_check(output: str, tables: int | None = None) -> dict[str, Any]:
+def parse_check(output: str, tables: int | None = None) -> contract.TpccCheck:
     """Pass/fail per condition (over all sets) from a `check` output.
 
     A condition passes when every set passes, fails when any set fails, is skipped when every
@@ -177,21 +190,27 @@ def parse_check(output: str, tables: int | None = None) -> dict[str, Any]:
     lines = check_lines(output)
     if not lines:
         raise TpccOutputError("no tpcc-check lines in the output")
-    conditions: dict[str, dict[str, Any]] = {}
+    names: dict[str, str] = {}
+    sets_of: dict[str, dict[str, contract.TpccConditionSet]] = {}
     for line in lines:
         number = str(line["condition"])
-        entry = conditions.setdefault(number, {"name": line["name"], "sets": {}})
-        entry["sets"][str(line["set"])] = {
+        names.setdefault(number, line["name"])
+        sets_of.setdefault(number, {})[str(line["set"])] = {
             "result": line["result"],
             "violations": int(line["violations"]),
             "detail": line["detail"],
         }
-    for number, entry in conditions.items():
-        results = {s["result"] for s in entry["sets"].values()}
-        entry["result"] = "fail" if "fail" in results else "pass" if "pass" in results else "skip"
-        if tables is not None and len(entry["sets"]) != tables:
+    conditions: dict[str, contract.TpccCondition] = {}
+    for number, sets in sets_of.items():
+        results = {s["result"] for s in sets.values()}
+        conditions[number] = {
+            "name": names[number],
+            "sets": sets,
+            "result": "fail" if "fail" in results else "pass" if "pass" in results else "skip",
+        }
+        if tables is not None and len(sets) != tables:
             raise TpccOutputError(
-                f"condition {number}: {len(entry['sets'])} sets reported, expected {tables}"
+                f"condition {number}: {len(sets)} sets reported, expected {tables}"
             )
     ordered = {n: conditions[n] for n in sorted(conditions, key=_condition_order)}
     failed = [n for n, e in ordered.items() if e["result"] == "fail"]
@@ -203,7 +222,7 @@ def parse_check(output: str, tables: int | None = None) -> dict[str, Any]:
     }
 
 
-def failed_summary(check: dict[str, Any]) -> str:
+def failed_summary(check: contract.TpccCheck) -> str:
     """One line naming each failed condition and the sets it failed in."""
     parts = []
     for number in check["failed"]:
