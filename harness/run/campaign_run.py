@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from contract import host_variant_prefix, replay_variables
@@ -46,6 +46,7 @@ from harness.run.provenance import refuse_dirty, same_code, store_diff, take_sna
 from harness.run.publish import RunNotWritten, publish
 from harness.run.workload_run import FAILURE_GRACE_S, Progress, RunSettings, WorkloadRun
 from harness.servers import compiled_defaults, confined_options, mycnf, unprivileged
+from harness.servers.compiled_defaults import BuildDefaults
 from harness.servers.existing.server import ExistingServer
 from harness.servers.pristine import PristineCopy, PristineStore, pristine_key
 from harness.servers.products import option_mapping
@@ -93,13 +94,14 @@ class CampaignRun:
     sysbench: str = ""
     tool_version: str = ""
     valgrind: str = ""  # set by check() when the campaign counts [instructions]
-    harness: dict = field(default_factory=dict)  # the provenance snapshot every run carries
-    recorded_harness: dict | None = None  # --resume: the snapshot the campaign started with
+    harness: contract.Harness | None = None  # the provenance snapshot every run carries
+    recorded_harness: contract.Harness | None = None  # --resume: the campaign's first snapshot
     binaries: dict[str, Binaries] = field(default_factory=dict)
-    compiled_defaults: dict[Path, dict] = field(default_factory=dict)  # by binary (defaults.py)
+    # by binary (servers/compiled_defaults.py)
+    compiled_defaults: dict[Path, BuildDefaults] = field(default_factory=dict)
     tuned: dict[str, str] = field(default_factory=dict)  # variant label -> my.cnf, no placement
     # variant label -> what tuned changed for its release (products/option_mapping.py)
-    mapped: dict[str, list[dict[str, str]]] = field(default_factory=dict)
+    mapped: dict[str, list[contract.MappedOption]] = field(default_factory=dict)
     resume_id: str | None = None  # a campaign id whose complete runs are kept, not re-run
     # A fleet's shared stamp: every host's runs join one campaign, variants named per host.
     fleet_stamp: str | None = None
@@ -202,11 +204,11 @@ class CampaignRun:
         }
         self.used_ids = {run["id"] for run in ours}
         with_snapshot = [run["harness"] for run in ours if "snapshot" in run["harness"]]
-        self.recorded_harness = dict(with_snapshot[0]) if with_snapshot else None
+        self.recorded_harness = with_snapshot[0].copy() if with_snapshot else None
         planned = len(self.variant_labels()) * len(self.campaign.workloads) * len(self.passes)
         return [f"resuming {resumed}: {len(self.completed)} of {planned} runs already complete"]
 
-    def publish(self, document: dict) -> None:
+    def publish(self, document: contract.RunDocument) -> None:
         try:
             path = publish(document, self.data_dir / "runs")
         except RunNotWritten as exc:
@@ -303,7 +305,7 @@ class CampaignRun:
         store_diff(self.harness, diff, self.data_dir)
         return notes
 
-    def describe_server(self, box: RunningServer) -> dict:
+    def describe_server(self, box: RunningServer) -> contract.Server:
         """The run document's server, with the variables that differ from the build's compiled
         defaults when the harness could probe them (a server it starts itself)."""
         document = box.describe()
@@ -315,7 +317,9 @@ class CampaignRun:
             }
         return document
 
-    def describe_hosts(self, box: RunningServer) -> tuple[dict, dict | None]:
+    def describe_hosts(
+        self, box: RunningServer
+    ) -> tuple[contract.Host, contract.ServerHost | None]:
         """The run document's host (the client's machine, where the harness runs) and its
         server_host (the machine of an existing server reached over TCP, else None)."""
         client = host.collect_host(box.datadir, self.campaign.host_label)
@@ -480,6 +484,7 @@ class CampaignRun:
         return bool((self.campaign.reproduces or {}).get("confined"))
 
     def _settings(self) -> RunSettings:
+        assert self.harness is not None, "check() takes the provenance snapshot first"
         facts = CampaignFacts(
             self.campaign,
             self.campaign_id,
@@ -545,7 +550,7 @@ class CampaignRun:
 
     def _count_instructions(
         self, server: Server, label: str, group: list[Workload], purpose: str, seed: Path
-    ) -> dict[str, dict]:
+    ) -> dict[str, contract.Instructions]:
         """[instructions]: the group's counts, on a callgrind start of its own (the waits pass
         counts nothing: its server is not the measured configuration)."""
         plan = self.campaign.instructions
@@ -585,7 +590,7 @@ class CampaignRun:
         label: str,
         workload: Workload,
         pass_index: int,
-        server_commands: list[dict[str, str]],
+        server_commands: list[contract.ReproduceCommand],
     ) -> str | None:
         """A workload that creates its own data, as one run document; its run id when the
         server died during it, else None."""
@@ -616,7 +621,10 @@ class CampaignRun:
             loaded = self._load(box, label, group, pass_index, calls, driver.loader)
             if loaded is None:
                 return
-            origin = {"method": "prepared", "load_seconds": round(loaded.seconds, 2)}
+            origin: contract.DataOrigin = {
+                "method": "prepared",
+                "load_seconds": round(loaded.seconds, 2),
+            }
             commands = [*box.reproduce_commands(), create_schema_command(box), *calls.commands]
             data = StartingData(origin, loaded.rows, loaded.data_bytes, commands, loaded.check)
             self._run_workloads(box, label, group, pass_index, data, [])
@@ -630,19 +638,20 @@ class CampaignRun:
         group: list[Workload],
         pass_index: int,
         data: StartingData,
-        server_commands: list[dict[str, str]],
-        instructions: dict[str, dict] | None = None,
+        server_commands: list[contract.ReproduceCommand],
+        instructions: dict[str, contract.Instructions] | None = None,
     ) -> None:
         """The group's runs on one server start; server_commands: how a reader starts it on a
         copy of the loaded data (none when the data was loaded in place); instructions: each
         workload's [instructions] count, by label."""
         server_doc = self.describe_server(box)
         hosts = self.describe_hosts(box)
+        counts = instructions or {}
         for index, workload in enumerate(group):
             run = self._workload_run(box, label, workload, pass_index)
             run.describe(server_doc, *hosts)
-            if workload.label in (instructions or {}):
-                run.document["instructions"] = instructions[workload.label]
+            if workload.label in counts:
+                run.document["instructions"] = counts[workload.label]
             run.start_from(data, server_commands)
             server_died = run.execute()
             self.publish(run.document)
@@ -708,19 +717,8 @@ class CampaignRun:
         recorded = [
             *box.reproduce_commands(),
             create_schema_command(box),
-            *(
-                {
-                    **call,
-                    "purpose": f"{call['purpose']} (the harness loaded once, under variant"
-                    f" {label}, and started each variant on a copy of that datadir)",
-                }
-                for call in calls.commands
-                if call["purpose"] != DROP_EARLIER_LOAD
-            ),
-            *(
-                {"purpose": purpose, "command": box.client_command(sql)}
-                for purpose, sql in quiesced
-            ),
+            *loaded_once(calls.commands, label),
+            *client_commands(box, quiesced),
             *box.stop_commands(),
         ]
         # The copies start from the store's slot, which the loading datadir is renamed to.
@@ -775,7 +773,32 @@ def quiesce_for_copy(box: Sandbox) -> list[tuple[str, str]]:
     return statements
 
 
-def create_schema_command(box: RunningServer) -> dict[str, str]:
+def loaded_once(
+    calls: list[contract.ReproduceCommand], label: str
+) -> list[contract.ReproduceCommand]:
+    """The load's commands as a reader replays them, each saying it ran once for all variants
+    (the drop of an earlier load left out: a fresh datadir has none)."""
+    return [
+        {
+            **call,
+            "purpose": f"{call['purpose']} (the harness loaded once, under variant"
+            f" {label}, and started each variant on a copy of that datadir)",
+        }
+        for call in calls
+        if call["purpose"] != DROP_EARLIER_LOAD
+    ]
+
+
+def client_commands(
+    box: RunningServer, statements: list[tuple[str, str]]
+) -> list[contract.ReproduceCommand]:
+    """(purpose, statement) pairs as the server's client runs them."""
+    return [
+        {"purpose": purpose, "command": box.client_command(sql)} for purpose, sql in statements
+    ]
+
+
+def create_schema_command(box: RunningServer) -> contract.ReproduceCommand:
     sql = f"CREATE DATABASE IF NOT EXISTS {DATABASE}"
     return {"purpose": "create the schema", "command": box.client_command(sql)}
 

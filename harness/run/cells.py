@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import contract
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -31,7 +33,7 @@ class CellLedger:
     outcomes: dict[Cell, Outcome] = field(default_factory=dict)
     stopped: str | None = None  # why the campaign ended early (the cells left never ran)
 
-    def written(self, document: dict) -> None:
+    def written(self, document: contract.RunDocument) -> None:
         """A run document reached the results directory."""
         if document["status"] == "complete":
             self.outcomes[cell_of(document)] = Outcome(True, "")
@@ -39,7 +41,7 @@ class CellLedger:
         reason = f"{document['status']} ({document['id']}): {document.get('status_reason', '')}"
         self.outcomes[cell_of(document)] = Outcome(False, reason)
 
-    def not_written(self, document: dict, cause: str) -> None:
+    def not_written(self, document: contract.RunDocument, cause: str) -> None:
         self.outcomes[cell_of(document)] = Outcome(False, f"measured but not written: {cause}")
 
     def not_run(self, cells: list[Cell], reason: str) -> None:
@@ -72,6 +74,6 @@ class CellLedger:
         return [f"{self.name(cell)}: {reason}" for cell, reason in self.missing()]
 
 
-def cell_of(document: dict) -> Cell:
+def cell_of(document: contract.RunDocument) -> Cell:
     index = document.get("repeat", {}).get("index", 1)
     return Cell(document["variant"], document["workload"]["name"], index)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Literal, cast
 
 import contract
 from contract.replay_variables import in_variables
@@ -13,6 +14,7 @@ from harness.model import suites
 from harness.model.campaign import Campaign, Workload
 from harness.run.provenance import relative_to_project
 from harness.servers.protocol import Server
+from harness.workloads.protocol import WorkloadSection
 
 
 def campaign_id(name: str, started: datetime) -> str:
@@ -21,6 +23,8 @@ def campaign_id(name: str, started: datetime) -> str:
 
 
 STAMP_FORMAT = "%Y%m%d-%H%M%S"
+SuiteName = Literal["dimitri", "callaghan"]
+SuiteGroup = Literal["point", "range", "range-aggregation", "write"]
 
 
 def fleet_campaign_id(name: str, stamp: str) -> str:
@@ -47,18 +51,18 @@ class CampaignFacts:
     campaign_id: str
     variant_order: list[str]
     harness_command: str
-    harness: dict  # the provenance snapshot (run/provenance.py), the same for every run
+    harness: contract.Harness  # the provenance snapshot (run/provenance.py), alike in every run
 
 
 @dataclass(frozen=True)
 class StartingData:
     """What a group's runs start from, and how a reader rebuilds it."""
 
-    origin: dict  # the run document's workload.data_origin
+    origin: contract.DataOrigin  # the run document's workload.data_origin
     rows: int
     data_bytes: int
-    commands: list[dict[str, str]]
-    load_check: dict | None = None  # tpcc: the consistency check right after the load
+    commands: list[contract.ReproduceCommand]
+    load_check: contract.TpccCheck | None = None  # tpcc: the consistency check after the load
 
 
 def new_document(
@@ -67,11 +71,11 @@ def new_document(
     variant: str,
     workload: Workload,
     pass_index: int,
-    driver_section: dict,
-) -> dict:
+    driver_section: WorkloadSection,
+) -> contract.RunDocument:
     """A run that has not started: status "failed" until the run says otherwise."""
     campaign = facts.campaign
-    document = {
+    document: contract.RunFields = {
         "schema_version": contract.SCHEMA_VERSION,
         "id": run_id,
         "campaign": {
@@ -94,70 +98,77 @@ def new_document(
     if campaign.repeats > 1:
         document["repeat"] = {"index": pass_index, "of": campaign.repeats}
     if campaign.reproduces is not None:
-        document["reproduces"] = dict(campaign.reproduces)
-    return document
+        # the campaign file's [reproduces] table, as campaign.schema.json checked it
+        document["reproduces"] = cast(contract.Reproduces, dict(campaign.reproduces))
+    # The run describes its host and server next (WorkloadRun.describe), before it is
+    # published; one whose server could not be asked has none, and write_run refuses it.
+    return cast(contract.RunDocument, document)
 
 
-def _workload_section(workload: Workload, driver_section: dict) -> dict:
-    own = dict(driver_section)
-    section = {
-        "tool": own.pop("tool"),
-        "tool_version": own.pop("tool_version"),
+def _workload_section(workload: Workload, driver_section: WorkloadSection) -> contract.Workload:
+    section: contract.Workload = {
+        "tool": driver_section["tool"],
+        "tool_version": driver_section["tool_version"],
         "name": workload.label,
-        "script": own.pop("script"),
-        "options": own.pop("options"),
-        "client_cpu_affinity": own.pop("client_cpu_affinity"),
+        "script": driver_section["script"],
+        "options": driver_section["options"],
+        "client_cpu_affinity": driver_section["client_cpu_affinity"],
         "data_bytes": None,  # a driver whose steps grow the data updates it as they run
         "rows_after_prepare": None,
     }
     if workload.sweep.trim_seconds is not None:
         section["trim_seconds"] = workload.sweep.trim_seconds
-    section.update(own)  # the kind's own sections (tpcc)
+    if "tpcc" in driver_section:  # the kind's own section
+        section["tpcc"] = driver_section["tpcc"]
     if (test := workload.suite) is not None:
         section["suite"] = {
-            "name": test.suite,
+            # the campaign model holds them as str, each one of the schema's values
+            "name": cast(SuiteName, test.suite),
             "test": test.test,
-            "group": test.group,
+            "group": cast(SuiteGroup, test.group),
             "position": suites.position(test),
         }
     return section
 
 
 def record_start(
-    document: dict,
+    document: contract.RunDocument,
     server: Server,
     innodb_metrics: tuple[str, ...],
     data: StartingData | None,
-    server_commands: list[dict[str, str]],
+    server_commands: list[contract.ReproduceCommand],
 ) -> None:
     """Record where the data came from (data: None when the workload creates its own) and how
     a reader builds the same start: the data (loaded, then copied, when server_commands start
     the server on a copy), the server, the sampled metrics enabled."""
     if data is not None:
         workload = document["workload"]
-        workload.update(
-            data_origin=data.origin, rows_after_prepare=data.rows, data_bytes=data.data_bytes
-        )
+        workload["data_origin"] = data.origin
+        workload["rows_after_prepare"] = data.rows
+        workload["data_bytes"] = data.data_bytes
         if data.load_check is not None:
             workload["tpcc"]["check_after_load"] = data.load_check
     document["reproduce"]["commands"] += [
         *(data.commands if data is not None else []),
         *server_commands,
-        *(
-            {
-                "purpose": "enable a sampled InnoDB metric",
-                "command": server.client_command(
-                    f"SET GLOBAL innodb_monitor_enable = '{pattern}'"
-                ),
-            }
-            for pattern in innodb_metrics
-        ),
+        *_enabling(server, innodb_metrics),
+    ]
+
+
+def _enabling(server: Server, innodb_metrics: tuple[str, ...]) -> list[contract.ReproduceCommand]:
+    """The statements that enable the sampled InnoDB metrics, as the server's client runs them."""
+    return [
+        {
+            "purpose": "enable a sampled InnoDB metric",
+            "command": server.client_command(f"SET GLOBAL innodb_monitor_enable = '{pattern}'"),
+        }
+        for pattern in innodb_metrics
     ]
 
 
 def commands_in_variables(
-    commands: list[dict[str, str]], values: dict[str, str]
-) -> list[dict[str, str]]:
+    commands: list[contract.ReproduceCommand], values: dict[str, str]
+) -> list[contract.ReproduceCommand]:
     """Recorded commands with the server's paths (values: Server.replay_variables) replaced
     by the shell variables a reader's replay.sh defines."""
     return [
@@ -165,7 +176,7 @@ def commands_in_variables(
     ]
 
 
-def mark(document: dict, reason: str) -> None:
+def mark(document: contract.RunDocument, reason: str) -> None:
     """A run that did not complete: partial when it has steps, else failed, and why (a
     server's or tool's message may quote a credential: the secret rule applies)."""
     document["status"] = "partial" if document["steps"] else "failed"

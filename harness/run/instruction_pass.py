@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import contract
 from harness.errors import ServerStartError, UserError
 from harness.measure.instructions import (
     READY_TIMEOUT_S,
@@ -46,7 +47,7 @@ def count_group(
     plan: InstructionCounts,
     workloads: list[Workload],
     note: Callable[[str], None],
-) -> dict[str, dict]:
+) -> dict[str, contract.Instructions]:
     """workload label -> its run documents' `instructions` field. box: a sandbox built but not
     started; it is started here under callgrind and stopped before returning."""
     out_dir = box.workdir / "tmp"  # made before the server starts, removed when it stops
@@ -59,7 +60,7 @@ def count_group(
             callgrind = Callgrind(box.pid, out_dir)
             started = box.reproduce_commands()
             variables = box.replay_variables()
-            counts = {}
+            counts: dict[str, contract.Instructions] = {}
             for workload in workloads:
                 log = box.workdir / f"{workload.label}.instructions.log"
                 calls = SysbenchCalls(sysbench, client_cpus, log, box.sysbench_target())
@@ -70,12 +71,18 @@ def count_group(
                         sysbench, workload, box.sysbench_target(), plan.warmup_events
                     )
                     calls("warm-up, not counted", warmup)
-                repeats = []
+                repeats: list[contract.InstructionRepeat] = []
                 for index in range(plan.repeats):
                     purpose = f"counted repeat {index + 1} (callgrind_control --instr=on/off)"
                     with callgrind.counting() as counted:
                         output = calls(purpose, argv)
-                    repeats.append({**counted, "statements": _statements(output, log)})
+                    repeats.append(
+                        {
+                            "connection": counted["connection"],
+                            "background": counted["background"],
+                            "statements": _statements(output, log),
+                        }
+                    )
                 counts[workload.label] = {
                     "tool": tool,
                     "threads": 1,

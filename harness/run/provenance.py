@@ -30,7 +30,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness import PROJECT_ROOT, __version__
@@ -96,12 +96,12 @@ def _file_hashes() -> dict[str, str]:
     return hashes
 
 
-def take_snapshot(campaign_file: Path, sysbench_version: str) -> tuple[dict, str]:
+def take_snapshot(campaign_file: Path, sysbench_version: str) -> tuple[contract.Harness, str]:
     """The harness section every run of a campaign carries, and the diff text it names
     ("" for a clean tree); store_diff writes that diff beside the results."""
     tree = TreeState.read()
     text = contract.redact_text(campaign_file.read_text(encoding="utf-8"))
-    snapshot: dict[str, object] = {
+    snapshot: contract.Snapshot = {
         "taken_at": contract.utc_timestamp(),
         "changed_files": tree.changed,
         "campaign_file": {
@@ -119,7 +119,7 @@ def take_snapshot(campaign_file: Path, sysbench_version: str) -> tuple[dict, str
     if tree.diff:
         digest = _sha256(tree.diff.encode())
         snapshot["diff"] = {"path": f"{PROVENANCE_DIR}/{digest}.diff", "sha256": digest}
-    harness: dict[str, object] = {
+    harness: contract.Harness = {
         "version": __version__,
         "git_commit": tree.commit,
         "snapshot": snapshot,
@@ -129,7 +129,7 @@ def take_snapshot(campaign_file: Path, sysbench_version: str) -> tuple[dict, str
     return harness, tree.diff
 
 
-def store_diff(harness: dict, diff: str, data_dir: Path) -> None:
+def store_diff(harness: contract.Harness, diff: str, data_dir: Path) -> None:
     """Write the snapshot's diff as <data>/provenance/<sha256>.diff, atomically; a file of that
     name already holds the same bytes, so it is kept as it is."""
     stored = harness["snapshot"].get("diff")
@@ -154,7 +154,7 @@ def store_diff(harness: dict, diff: str, data_dir: Path) -> None:
         os.unlink(tmp_name)
 
 
-def refuse_dirty(harness: dict, data_dir: Path) -> None:
+def refuse_dirty(harness: contract.Harness, data_dir: Path) -> None:
     """A campaign writing into the project's own data/ must name code that is in a commit."""
     changed = harness["snapshot"]["changed_files"]
     if not changed or data_dir.resolve() != (PROJECT_ROOT / "data").resolve():
@@ -168,7 +168,7 @@ def refuse_dirty(harness: dict, data_dir: Path) -> None:
     )
 
 
-def same_code(recorded: dict, current: dict) -> list[str]:
+def same_code(recorded: contract.Harness, current: contract.Harness) -> list[str]:
     """What differs between a campaign's recorded snapshot and the checkout now (empty: the
     same code), so a resumed campaign's runs never claim code that did not run."""
     was, now = recorded["snapshot"], current["snapshot"]

@@ -23,7 +23,7 @@ class RunNotWritten(UserError):
     """A measured run did not reach the results directory; the message says where it went."""
 
 
-def publish(document: dict, runs_dir: Path) -> Path:
+def publish(document: contract.RunDocument, runs_dir: Path) -> Path:
     """Write a run document atomically; when the results directory cannot take it or the
     document fails validation, the measurements are kept elsewhere instead of being lost."""
     try:
@@ -39,7 +39,7 @@ def publish(document: dict, runs_dir: Path) -> Path:
         raise RunNotWritten(f"{cause}; {kept_refused(document, runs_dir)}") from None
 
 
-def rescued(document: dict, then: str) -> str:
+def rescued(document: contract.RunDocument, then: str) -> str:
     """Save a validated run that could not be published to the temp directory; returns where
     it went, or why it could not be saved, followed by `then` (what to do with it)."""
     directory = Path(tempfile.gettempdir())
@@ -49,7 +49,7 @@ def rescued(document: dict, then: str) -> str:
         return f"it could not be saved in {directory} either ({exc.strerror or exc})"
 
 
-def kept_refused(document: dict, runs_dir: Path) -> str:
+def kept_refused(document: contract.RunDocument, runs_dir: Path) -> str:
     """Keep a run validation refused, its credentials redacted, in runs/.refused/ (the temp
     directory when that cannot take it), mode 0600; returns where and what to do with it."""
     redacted = contract.redact_document(document)
@@ -72,7 +72,7 @@ def kept_refused(document: dict, runs_dir: Path) -> str:
     return f"kept with credentials redacted in {path} (mode 0600), {then}"
 
 
-def _save_new(document: dict, directory: Path, private: bool) -> Path:
+def _save_new(document: contract.RunDocument, directory: Path, private: bool) -> Path:
     """Write document atomically under a name no other file in directory has (<id>.json,
     else <id>-2.json ...); OSError when directory cannot take it."""
     identifier = document["id"]

@@ -23,33 +23,35 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Final, cast
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
+import contract
 from contract.settle_wait import wait_command
 from contract.write_debt_limits import DIRTY_SETTLED_SHARE, SETTLED_SHARE, redo_capacity_bytes
 from harness.measure.counters import status_number
 
-RULE = "checkpoint"
+RULE: Final = "checkpoint"
 FLUSH_VARIABLE = "innodb_max_dirty_pages_pct"
 AGE_STATUS = "INNODB_CHECKPOINT_AGE"
 DIRTY_STATUS = "INNODB_BUFFER_POOL_PAGES_DIRTY"
 POLL_S = 1.0
 
 
-def _one(cursor, sql: str) -> int:
+def _one(cursor: pymysql.cursors.Cursor, sql: str) -> int:
     cursor.execute(sql)
     return int(cursor.fetchone()[0])
 
 
-def _variable(cursor, name: str) -> str | None:
+def _variable(cursor: pymysql.cursors.Cursor, name: str) -> str | None:
     cursor.execute("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES"
                    " WHERE VARIABLE_NAME = %s", (name.upper(),))  # fmt: skip
     row = cursor.fetchone()
     return None if row is None else str(row[0])
 
 
-def _debt(cursor) -> dict[str, int | None]:
+def _debt(cursor: pymysql.cursors.Cursor) -> contract.WriteDebt:
     age = status_number(cursor, AGE_STATUS)
     return {
         "checkpoint_age_kb": None if age is None else age // 1024,
@@ -72,10 +74,10 @@ def settle(
     connect: Callable[[], pymysql.connections.Connection],
     timeout_s: int,
     client_command: Callable[[str], str],
-) -> tuple[dict, list[dict[str, str]]]:
+) -> tuple[contract.Settle, list[contract.ReproduceCommand]]:
     """Wait for the write debt to settle; returns the settle record of the step that follows
     and the statements run, as purpose/command pairs."""
-    done: list[dict[str, str]] = []
+    done: list[contract.ReproduceCommand] = []
     with connect() as conn, conn.cursor() as cursor:
 
         def run(purpose: str, sql: str) -> None:
@@ -85,7 +87,7 @@ def settle(
             )
 
         before = _debt(cursor)
-        record: dict = {"rule": RULE, "timeout_s": timeout_s, "before": before}
+        record: contract.Settle = {"rule": RULE, "timeout_s": timeout_s, "before": before}
         sizes = ("innodb_log_file_size", "innodb_log_files_in_group")
         capacity = redo_capacity_bytes({name: _variable(cursor, name) for name in sizes}) or 0
         pool_pages = status_number(cursor, "Innodb_buffer_pool_pages_total") or 0
@@ -95,7 +97,8 @@ def settle(
         age_limit = int(SETTLED_SHARE * capacity)
         dirty_limit = int(DIRTY_SETTLED_SHARE * pool_pages)
         record["thresholds"] = {"checkpoint_age_kb": age_limit // 1024, "dirty_pages": dirty_limit}
-        original = _variable(cursor, FLUSH_VARIABLE)
+        # an InnoDB variable, there on a server that reports a checkpoint age
+        original = cast(str, _variable(cursor, FLUSH_VARIABLE))
         record["max_dirty_pages_pct"] = original
         started = time.monotonic()
         settled = False
@@ -115,10 +118,7 @@ def settle(
             })  # fmt: skip
         finally:
             run(f"restore {FLUSH_VARIABLE}", f"SET GLOBAL {FLUSH_VARIABLE} = {original}")
-        after = _debt(cursor)
-        record.update(
-            after=after,
-            waited_s=round(time.monotonic() - started, 1),
-            timed_out=not settled,
-        )
+        record["after"] = _debt(cursor)
+        record["waited_s"] = round(time.monotonic() - started, 1)
+        record["timed_out"] = not settled
     return record, done

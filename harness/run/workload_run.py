@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import pymysql
+import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 import contract
 from harness.errors import ServerGoneError, WrongPlan
@@ -49,7 +49,7 @@ class RunSettings:
     innodb_metrics: tuple[str, ...]
     several_passes: bool
     progress: Progress
-    publish: Callable[[dict], None]
+    publish: Callable[[contract.RunDocument], None]
     profiling: Profiling
     results_dir: Path  # the directory that holds runs/; profile files go into its profiles/
     note_once: Callable[[str], None]  # a note the campaign shows once, however many runs say it
@@ -65,7 +65,7 @@ class WorkloadRun:
     pass_index: int
     pfs_waits: bool = False  # the campaign's waits pass (measure/waits.py): no measurement
     driver: WorkloadDriver = field(init=False)
-    document: dict = field(init=False)
+    document: contract.RunDocument = field(init=False)
     calls: SysbenchCalls = field(init=False)
     profiles: RunProfiles = field(init=False)
 
@@ -114,7 +114,7 @@ class WorkloadRun:
     def note(self, message: str) -> None:
         self.settings.progress.on_note(message)
 
-    def settle(self, step: str) -> dict | None:
+    def settle(self, step: str) -> contract.Settle | None:
         """[sweep] settle: wait for the write debt to settle (run/settle.py) before the measured
         step named step; returns the step's settle record (None when the campaign does not ask)
         and adds the wait to the replay commands, in the order it ran."""
@@ -140,7 +140,10 @@ class WorkloadRun:
         return self.server.workdir / f"{self.workload.label}.log"
 
     def describe(
-        self, server_doc: dict | None, host_doc: dict, server_host: dict | None = None
+        self,
+        server_doc: contract.Server | None,
+        host_doc: contract.Host,
+        server_host: contract.ServerHost | None = None,
     ) -> None:
         """The server (None when it could not be asked), the host the run ran on, and the
         server's own machine when it is not that host for sure (an existing server over TCP)."""
@@ -151,7 +154,9 @@ class WorkloadRun:
             self.document["server_host"] = server_host
 
     def start_from(
-        self, data: StartingData | None, server_commands: list[dict[str, str]] | None = None
+        self,
+        data: StartingData | None,
+        server_commands: list[contract.ReproduceCommand] | None = None,
     ) -> None:
         run_document.record_start(
             self.document, self.server, self.innodb_metrics, data, server_commands or []
@@ -200,7 +205,8 @@ class WorkloadRun:
         document = self.document
         if "profile" in document:
             return
-        profile_file, recorded = self.profiles.for_run_document(self.run_id, document["steps"])
+        steps = self.measured_steps()
+        profile_file, recorded = self.profiles.for_run_document(self.run_id, steps)
         if profile_file is not None and recorded is not None:
             try:
                 name, sha256 = contract.write_profile(profile_file, self.settings.results_dir)
@@ -208,7 +214,7 @@ class WorkloadRun:
                 where = self.settings.results_dir / contract.profile_file_name(self.run_id)
                 why = getattr(exc, "strerror", None) or exc
                 recorded = {"skipped": f"{where}: the profile file was not written ({why})"}
-                for step in document["steps"]:
+                for step in steps:
                     step.pop("profile", None)
             else:
                 recorded = {"file": name, "sha256": sha256, **recorded}
@@ -217,6 +223,12 @@ class WorkloadRun:
         if "skipped" in recorded:
             self.settings.note_once(f"not profiled: {recorded['skipped']}")
         document["profile"] = recorded
+
+    def measured_steps(self) -> list[contract.Step] | list[contract.IbenchStep]:
+        """The steps the document holds, of its workload's kind."""
+        if contract.is_ibench(self.document):
+            return contract.ibench_steps(self.document)
+        return contract.sysbench_steps(self.document)
 
     def mark(self, reason: str) -> None:
         run_document.mark(self.document, reason)
