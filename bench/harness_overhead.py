@@ -22,7 +22,7 @@ from harness.campaign.load import load_campaign
 from harness.measure import counters
 from harness.run.campaign_run import CampaignRun
 from harness.servers.sandbox import Binaries, Sandbox
-from harness.workloads.sysbench.commands import execute
+from harness.workloads.sysbench.commands import execute, sysbench_version
 from harness.workloads.sysbench.output import parse_run
 
 REPEATS = 200
@@ -68,8 +68,11 @@ def harness_vs_hand() -> None:
             data_dir=box.workdir / "data",
             workdir=box.workdir,
             harness_command="bench",
+            allow_dirty=True,  # the run document stays in the bench's scratch folder
         )
         owner.sysbench, owner.campaign_id = argv[0], "bench"
+        owner.tool_version = sysbench_version(owner.sysbench)
+        owner._snapshot()  # the provenance every run document records
         run = owner._workload_run(box, "bench", WORKLOAD, 1)
         by_hand, by_harness = [], []
         for _ in range(PAIRS):
