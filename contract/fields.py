@@ -24,7 +24,8 @@ from contract._run_document import AnyStep, PrintedRatio, RunDocument, Step, Sum
 
 # A figure of a step at a dotted path: of a sysbench step ($defs/step; a summary table's
 # $defs/summary_step holds some of them), or of an Insert Benchmark step ($defs/ibench_step:
-# the operation counts, the host's counters and cost per operation).
+# the operation counts, the host's counters and cost per operation). Within an object, in the
+# order the run page's tables show them (figures_under).
 StepFigure = Literal[
     "tps",
     "rows_per_s",
@@ -59,6 +60,12 @@ StepFigure = Literal[
     "per_op.write_kb",
 ]
 STEP_FIGURES: tuple[StepFigure, ...] = get_args(StepFigure)
+
+
+def figures_under(parent: str) -> tuple[StepFigure, ...]:
+    """The figures of a step's object `parent` (os, per_op, latency_ms), in StepFigure's order."""
+    return tuple(figure for figure in STEP_FIGURES if figure.startswith(f"{parent}."))
+
 
 # A required value of a run document at a dotted path, as `required_value` reads it.
 DocumentPath = Literal[

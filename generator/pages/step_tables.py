@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from contract import RunDocument, Step, sysbench_steps
-from contract.fields import StepFigure, step_figure
+from contract.fields import StepFigure, figures_under, step_figure
 from generator.analysis.cpu_split import CpuFigure, cpu_split
 from generator.pages.numbers import format_number
 from generator.pages.run_tables import shown_steps
@@ -29,36 +29,10 @@ SUMMARY_FIELDS: tuple[StepFigure, ...] = (
     "latency_ms.p95",
 )
 SUMMARY_FIELDS_AFTER: tuple[StepFigure, ...] = ("latency_ms.p99", "latency_ms.max")
-THROUGHPUT_FIELDS: tuple[StepFigure, ...] = (
-    "tps",
-    "qps.total",
-    "qps.read",
-    "qps.write",
-    "qps.other",
-)
-LATENCY_FIELDS: tuple[StepFigure, ...] = (
-    "latency_ms.min",
-    "latency_ms.avg",
-    "latency_ms.p95",
-    "latency_ms.p99",
-    "latency_ms.max",
-)
-HOST_FIELDS: tuple[StepFigure, ...] = (
-    "os.cpu_user_pct",
-    "os.cpu_system_pct",
-    "os.cpu_iowait_pct",
-    "os.cpu_steal_pct",
-    "os.cpu_idle_pct",
-    "os.context_switches_per_s",
-    "os.read_kb_per_s",
-    "os.write_kb_per_s",
-)
-COST_FIELDS: tuple[StepFigure, ...] = (
-    "per_op.cpu_us",
-    "per_op.context_switches",
-    "per_op.read_kb",
-    "per_op.write_kb",
-)
+THROUGHPUT_FIELDS: tuple[StepFigure, ...] = ("tps", *figures_under("qps"))
+LATENCY_FIELDS = figures_under("latency_ms")  # min, avg, p95, p99, max
+HOST_FIELDS = figures_under("os")
+COST_FIELDS = figures_under("per_op")
 # After a CPU figure derived from the per-second samples (cpu_split.CpuFigure.sampled); the
 # table's caption says what it means.
 SAMPLED_MARK = "\u2020"
