@@ -29,6 +29,19 @@ DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 directory = click.Path(path_type=Path, file_okay=False)
 
 
+def shown_path(path: Path) -> str:
+    """A path as a next command takes it: from the working directory when it is below it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def data_arguments(data_dir: Path) -> list[str]:
+    """--data DIR for a next command, nothing for the default results directory."""
+    return [] if data_dir.resolve() == DEFAULT_DATA.resolve() else ["--data", shown_path(data_dir)]
+
+
 class Count(click.IntRange):
     """A whole number in ASCII digits, within the range: click's own reads int(), which also
     takes other scripts' digits and 1_000 (contract/_numbers.py)."""

@@ -12,9 +12,12 @@ from cli.common import (
     DEFAULT_MYCNF,
     Count,
     reported_errors,
+    shown_path,
 )
 from harness import PROJECT_ROOT
-from harness.campaign.new import PRESETS, Overrides, write_campaign
+from harness.campaign.estimate import estimate_lines
+from harness.campaign.load import load_campaign
+from harness.campaign.new import PRESETS, SYSBENCH_TESTS, Overrides, write_campaign
 
 
 def thread_list(
@@ -99,6 +102,16 @@ def campaign() -> None:
 )
 @click.option("--repeats", type=Count(1), help="Passes instead of the preset's.")
 @click.option(
+    "--test",
+    "tests",
+    multiple=True,
+    type=click.Choice(SYSBENCH_TESTS),
+    metavar="TEST",
+    help="A sysbench test to run instead of the preset's workloads, on its tables (repeatable;"
+    " dimitri, aa and config presets), e.g. oltp_update_index. The guide's Workloads page"
+    " describes each.",
+)
+@click.option(
     "--table-size", type=Count(1), help="Rows per sysbench table instead of the preset's."
 )
 def campaign_new(
@@ -113,6 +126,7 @@ def campaign_new(
     step_seconds: int | None,
     warmup_seconds: int | None,
     repeats: int | None,
+    tests: tuple[str, ...],
     table_size: int | None,
 ) -> None:
     """Write a commented campaign file NAME from a preset, checked against the campaign schema."""
@@ -125,7 +139,17 @@ def campaign_new(
             list(servers),
             list(variants),
             title,
-            Overrides(threads, step_seconds, repeats, table_size, warmup_seconds),
+            Overrides(threads, step_seconds, repeats, table_size, warmup_seconds, tests),
         )
-    click.echo(f"wrote {written}")
-    click.echo(f"edit its descriptions, then: mybench run {written}")
+        lines = estimate_lines(load_campaign(written))
+    shown = shown_path(written)
+    click.echo(f"wrote {shown}")
+    for line in lines:
+        click.echo(line)
+    click.echo("next:")
+    click.echo("  1. edit its descriptions: the campaign page shows them")
+    click.echo(
+        f"  2. commit it (git add {shown} && git commit): a run into data/ refuses a campaign"
+        " file with uncommitted changes, so the published runs name the commit that ran them"
+    )
+    click.echo(f"  3. mybench run {shown}")

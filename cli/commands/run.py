@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from cli.common import (
     allow_dirty_option,
     console,
+    data_arguments,
     fail,
     reported_errors,
     results_option,
@@ -124,7 +125,18 @@ def run_campaign(
     if missing := run.cells.missing():
         summary = f"{len(missing)} of {len(run.cells.planned)} planned run(s) did not complete"
         fail(f"{summary}, the first: {missing[0][1]}; {how_to_finish}")
+    print_next_steps(run.campaign_id, data_dir)
     return run.written
+
+
+def print_next_steps(campaign_id: str, data_dir: Path) -> None:
+    """The commands that turn the campaign's runs into a page and an article."""
+    data = data_arguments(data_dir)
+    console.print("next:", markup=False)
+    draft = shlex.join(["mybench", "article", "new", campaign_id, *data])
+    console.print(f"  {draft}   (a draft article on campaign {campaign_id})", markup=False)
+    preview = shlex.join(["mybench", "serve", *data])
+    console.print(f"  {preview}   (the site with its campaign and run pages)", markup=False)
 
 
 @dataclass(frozen=True)

@@ -46,11 +46,17 @@ def toml_value(value: TomlValue) -> str:
     if isinstance(value, dict):
         pairs = [f"{toml_key(key)} = {toml_value(item)}" for key, item in value.items()]
         return "{ " + ", ".join(pairs) + " }"
-    return json.dumps(value)
+    return _basic_string(value)
+
+
+def _basic_string(text: str) -> str:
+    """A TOML basic string in UTF-8 (an em dash stays one): JSON's escapes are TOML's, and DEL,
+    which JSON leaves as it is, TOML wants escaped."""
+    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def toml_key(key: str) -> str:
-    return key if _BARE_KEY.match(key) else json.dumps(key)
+    return key if _BARE_KEY.match(key) else _basic_string(key)
 
 
 _TEMPLATES = text_templates(
@@ -71,6 +77,17 @@ class Preset:
 
 def _sysbench(test: str, tables: int, table_size: int) -> dict[str, TomlValue]:
     return {"test": test, "tables": tables, "table_size": table_size}
+
+
+def _sysbench_tests() -> tuple[str, ...]:
+    """The tests a workload may name that run on sysbench's tables (the schema's list but the
+    TPC-C-like and Insert Benchmark workloads, which bring their own data and options)."""
+    schema = json.loads((Path(__file__).parent / "campaign.schema.json").read_text())
+    test = schema["properties"]["workloads"]["additionalProperties"]["properties"]["test"]
+    return tuple(name for name in test["enum"] if name not in ("tpcc", "ibench"))
+
+
+SYSBENCH_TESTS = _sysbench_tests()
 
 
 PRESETS = {
@@ -208,6 +225,31 @@ class Overrides:
     repeats: int | None = None
     table_size: int | None = None
     warmup_seconds: int | None = None
+    tests: tuple[str, ...] = ()  # sysbench tests instead of the preset's workloads
+
+
+def test_label(test: str) -> str:
+    """A workload's label for a sysbench test: oltp_update_index -> update-index."""
+    return test.removeprefix("oltp_").replace("_", "-")
+
+
+def _chosen_tests(preset_name: str, tests: tuple[str, ...]) -> dict[str, dict[str, TomlValue]]:
+    """One workload per test, on the preset's tables and table size."""
+    preset = PRESETS[preset_name]
+    shapes = [w for w in preset.workloads.values() if w.get("test") in SYSBENCH_TESTS]
+    if len(shapes) != len(preset.workloads):
+        runs_on_sysbench = ", ".join(
+            name
+            for name, other in PRESETS.items()
+            if all(w.get("test") in SYSBENCH_TESTS for w in other.workloads.values())
+        )
+        raise UserError(
+            f"--test: preset {preset_name!r} runs workloads of its own; choose tests with"
+            f" {runs_on_sysbench}"
+        )
+    tables, table_size = shapes[0]["tables"], shapes[0]["table_size"]
+    assert isinstance(tables, int) and isinstance(table_size, int)
+    return {test_label(test): _sysbench(test, tables, table_size) for test in tests}
 
 
 def render_campaign(
@@ -235,6 +277,7 @@ def render_campaign(
     ):
         if value is not None:
             sweep[key] = value
+    chosen = _chosen_tests(preset_name, overrides.tests) if overrides.tests else None
     workloads = {
         label: {
             **workload,
@@ -244,13 +287,14 @@ def render_campaign(
                 else {}
             ),
         }
-        for label, workload in preset.workloads.items()
+        for label, workload in (chosen or preset.workloads).items()
     }
     context = {
         "name": name,
         "title": title or name,
         "preset": preset_name,
         "about": preset.about,
+        "tests": list(overrides.tests),
         "servers": dict(parse_server(text) for text in servers),
         "base_mycnf": base_mycnf,
         "base_buffer_pool": preset.base_buffer_pool,
@@ -281,7 +325,7 @@ def write_campaign(
     relative = os.path.relpath(base_mycnf.resolve(), out.parent.resolve())
     text = render_campaign(name, preset_name, servers, variants, relative, title, overrides)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text)
+    out.write_text(text, encoding="utf-8")
     try:
         load_campaign(out)
     except UserError:

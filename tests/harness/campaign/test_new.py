@@ -146,3 +146,40 @@ def test_the_guide_documents_every_preset():
     assert "## Start from a preset: `mybench campaign new`" in guide
     for name in PRESETS:
         assert f"| `{name}` |" in guide, f"the guide's preset table lacks {name}"
+
+
+def test_tests_chosen_replace_the_presets_workloads(tmp_path):
+    chosen = Overrides(tests=("oltp_update_index", "oltp_insert"))
+    out = write_campaign(tmp_path / "t.toml", SMALL_VM, "t", "config", SERVERS[:1], [BINLOG],
+                         None, chosen)  # fmt: skip
+    workloads = load_campaign(out).workloads
+    assert [(w.label, w.test) for w in workloads] == [
+        ("update-index", "oltp_update_index"), ("insert", "oltp_insert")
+    ]  # fmt: skip
+    assert {(w.tables, w.table_size) for w in workloads} == {(4, 100_000)}  # the preset's tables
+    with pytest.raises(UserError, match=r"preset 'tpcc' runs workloads of its own.*dimitri"):
+        write_campaign(tmp_path / "p.toml", SMALL_VM, "p", "tpcc", SERVERS[:1], [], None, chosen)
+    assert not (tmp_path / "p.toml").exists()
+
+
+def test_text_is_written_as_utf8_toml(tmp_path):
+    title = "Flushing \u2014 2 against 1, caf\u00e9 \x7f"
+    out = write_campaign(tmp_path / "u.toml", SMALL_VM, "u", "aa", SERVERS[:1], [], title)
+    raw = out.read_bytes().decode("utf-8")
+    assert "Flushing \u2014 2 against 1, caf\u00e9 \\u007f" in raw
+    assert tomllib.loads(raw)["title"] == title
+
+
+def test_the_cli_prints_the_length_the_repeats_and_the_next_steps(tmp_path):
+    out = tmp_path / "next.toml"
+    args = ["campaign", "new", "next", "--preset", "config", "--server", SERVERS[0],
+            "--variant", "sync_binlog=1", "--out", str(out), "--repeats", "2",
+            "--test", "oltp_update_index", "--threads", "1,2,4"]  # fmt: skip
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    # 2 passes x 2 variants x (10 s warm-up + 3 levels x (120 s + 2 s pause)) = 25 min
+    assert "measured steps: about 25 min (2 passes of 2 server variants" in result.output
+    assert "2 passes: a ratio's interval comes from 2 runs a side" in result.output
+    assert "commit it (git add" in result.output and f"mybench run {out}" in result.output
+    bad = CliRunner().invoke(main, [*args[:-4], "--test", "oltp_nope"])
+    assert bad.exit_code == 2 and "oltp_nope" in bad.output
