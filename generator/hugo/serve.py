@@ -120,9 +120,12 @@ def serve(data_dirs: list[Path], build_dir: Path, port: int | None = None) -> No
     starts out bad."""
     generator = _Generator(data_dirs, Path(build_dir))
     overlay = generator().overlay
-    address = ("--bind", BIND, "--port", str(port or _free_port()))
+    port = port or _free_port()
+    address = ("--bind", BIND, "--port", str(port))
     command = hugo_command("server", overlay, *address, "--renderToMemory", *without_feeds())
     hugo = _start(command)
+    # Hugo names the address without a scheme (//localhost:<port>/): one a browser takes.
+    print(f"preview at http://{BIND}:{port}/ (Ctrl-C stops)", file=sys.stderr)
     removed = False  # a run file went since Hugo last started: its page must go too
     # A service manager stops with SIGTERM: Hugo must not outlive serve then either.
     previous = signal.signal(signal.SIGTERM, _interrupt)

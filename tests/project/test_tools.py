@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from tests.helpers.paths import TOOLS_DIR
+from tests.helpers.paths import REPO, TOOLS_DIR
 from tests.helpers.tools import required_tool
 
 SHELL_SCRIPTS = sorted(TOOLS_DIR.glob("*.sh"))
@@ -82,3 +82,15 @@ def test_site_diff_exits_2_on_an_unknown_revision() -> None:
 
     assert result.returncode == 2, result.stdout + result.stderr
     assert "no-such-revision" in result.stderr
+
+
+def test_make_help_lists_every_target_once() -> None:
+    makefile = (REPO / "Makefile").read_text()
+    phony = re.search(r"^\.PHONY:(.*)$", makefile, re.MULTILINE)
+    assert phony is not None
+    listed = subprocess.run(
+        ["make", "-s", "-C", str(REPO), "help"], capture_output=True, text=True, check=True
+    ).stdout
+    named = re.findall(r"^make (\S+)\s+- \S", listed, re.MULTILINE)
+    assert sorted(named) == sorted(phony[1].split())
+    assert makefile.index("\nhelp:") < makefile.index("\ndemo:")  # plain `make` lists them

@@ -115,6 +115,10 @@ def title_of(doc: dict) -> str:
     return f"<h1>{doc['workload']['name']} on MariaDB {doc['server']['version']}, {doc['variant']}"
 
 
+def test_serve_names_its_address_with_a_scheme(served):
+    assert f"preview at {served.base}/ (Ctrl-C stops)" in served.log.read_text()
+
+
 def test_an_added_run_is_served(served):
     added = probe_run(SOURCES[1])
     put(added, served.runs_dir)
