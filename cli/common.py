@@ -110,7 +110,7 @@ def reported_errors() -> Iterator[None]:
             f"{len(exc.problems)} problem(s) in the results; nothing was published",
             [str(problem) for problem in exc.problems],
         )
-    except generator.ArticlesLeftOut as exc:
+    except generator.ArticleProblems as exc:
         fail(f"{exc.summary}; nothing was published", exc.lines)
     except (UserError, generator.BuildError) as exc:
         fail(str(exc))

@@ -13,15 +13,24 @@ The code is grouped by role (generator/README.md maps every module):
 """
 
 from generator.hugo.build import BuildReport, build_site
-from generator.hugo.errors import ArticlesLeftOut, BuildError, HugoError, InvalidData
+from generator.hugo.errors import (
+    ArticleProblems,
+    ArticlesLeftOut,
+    BuildError,
+    HugoError,
+    InvalidData,
+    TypedFigures,
+)
 from generator.hugo.serve import serve
 
 __all__ = [
+    "ArticleProblems",
     "ArticlesLeftOut",
     "BuildError",
     "BuildReport",
     "HugoError",
     "InvalidData",
+    "TypedFigures",
     "build_site",
     "serve",
 ]

@@ -13,9 +13,10 @@ from generator.hugo.build_tree import derivations
 from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, content_dir, run_build, write_overlay
-from generator.hugo.left_out import LeftOut, left_out, require_none
+from generator.hugo.left_out import LeftOut, left_out, published_pages, require_none
 from generator.hugo.load import ValidatedBefore, plan_runs
 from generator.hugo.tree_sync import sync_tree
+from generator.typed_figures import refuse_typed_figures
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,7 @@ def generate(
     articles = left_out(content, runs, data_dirs)
     if require_articles:
         require_none(articles)
+    refuse_typed_figures(published_pages(content, articles))
     found = derivations(runs, cache.code)
     sync_tree(build_dir, found, cache)
     cache.prune()

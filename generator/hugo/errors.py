@@ -26,12 +26,30 @@ class HugoError(BuildError):
     """Hugo is missing or failed; the message is Hugo's own first error line."""
 
 
-class ArticlesLeftOut(BuildError):
+class ArticleProblems(BuildError):
+    """Articles the build refuses, a line each naming the file; nothing was published."""
+
+    def __init__(self, summary: str, lines: list[str]) -> None:
+        self.summary = summary
+        self.lines = lines
+        super().__init__(f"{summary}: " + "; ".join(lines))
+
+
+class ArticlesLeftOut(ArticleProblems):
     """Articles need campaigns or runs the data dirs lack, and the build was told to require
-    every article (`mybench build --require-articles`); nothing was published."""
+    every article (`mybench build --require-articles`)."""
 
     def __init__(self, lines: list[str]) -> None:
-        self.lines = lines  # per article: its file, the first id it lacks, how many more
+        # per article: its file, the first id it lacks, how many more
         noun = "article needs" if len(lines) == 1 else "articles need"
-        self.summary = f"{len(lines)} {noun} campaigns or runs the data lacks (--require-articles)"
-        super().__init__(f"{self.summary}: " + "; ".join(lines))
+        super().__init__(
+            f"{len(lines)} {noun} campaigns or runs the data lacks (--require-articles)", lines
+        )
+
+
+class TypedFigures(ArticleProblems):
+    """Article prose holds result figures typed by hand (generator/typed_figures.py)."""
+
+    def __init__(self, lines: list[str]) -> None:
+        noun = "figure is" if len(lines) == 1 else "figures are"
+        super().__init__(f"{len(lines)} result {noun} typed into article prose", lines)

@@ -87,19 +87,35 @@ def left_out(content: Path, runs: Iterable[PlannedRun], data_dirs: list[Path]) -
     found = []
     for page in article_pages(content):
         text = page.read_text(encoding="utf-8")
-        try:
-            if articles.front_matter(text).get("draft"):
-                continue
-        except articles.Unreadable:
-            continue  # Hugo refuses it with its own message
+        if not _published(text):
+            continue
         needed = articles.needed(text)
         missing = articles.Ids(
             tuple(i for i in needed.campaigns if i not in campaign_ids),
             tuple(i for i in needed.runs if i not in run_ids),
         )
         if missing.campaigns or missing.runs:
-            found.append(LeftOut(page.relative_to(content), _shown(page), missing, where))
+            found.append(LeftOut(page.relative_to(content), shown(page), missing, where))
     return found
+
+
+def _published(text: str) -> bool:
+    """Whether Hugo publishes the article: not a draft, and front matter it can read (Hugo
+    refuses the rest with its own message)."""
+    try:
+        return not articles.front_matter(text).get("draft")
+    except articles.Unreadable:
+        return False
+
+
+def published_pages(content: Path, found: list[LeftOut]) -> list[Path]:
+    """The article pages a build publishes: neither drafts nor left out (found)."""
+    leaving = {content / article.page for article in found}
+    return [
+        page
+        for page in article_pages(content)
+        if page not in leaving and _published(page.read_text(encoding="utf-8"))
+    ]
 
 
 def require_none(found: list[LeftOut]) -> None:
@@ -109,11 +125,11 @@ def require_none(found: list[LeftOut]) -> None:
 
 
 def _where(data_dirs: list[Path]) -> str:
-    dirs = [_shown(Path(data_dir) / "runs") for data_dir in data_dirs]
+    dirs = [shown(Path(data_dir) / "runs") for data_dir in data_dirs]
     return f"not in {dirs[0]}" if len(dirs) == 1 else f"in none of {', '.join(dirs)}"
 
 
-def _shown(path: Path) -> str:
+def shown(path: Path) -> str:
     """A path as the user would type it: relative to the working directory when below it."""
     absolute = Path(path).resolve()
     try:

@@ -12,20 +12,14 @@ import pytest
 from contract import is_ibench, page_segment
 from generator.analysis.hosts import host_of
 from generator.analysis.write_debt import writes
-from generator.articles import SHORTCODE, embedded, front_matter, needed, shortcodes
+from generator.articles import embedded, front_matter, needed, shortcodes
 from generator.pages.run_label import PRODUCT_NAMES
 from generator.pages.run_terms import TERMS, run_terms
+from generator.typed_figures import typed_figures
 from tests.helpers.paths import DATA_DIR, REPO
 
 POSTS = REPO / "content" / "posts"
 ARTICLES = sorted(POSTS.glob("*/index.md"))
-# Figures a writer might type instead of taking them from the data: percentages, ratios with
-# two decimals, thousands-separated counts, multipliers. Configuration values (sync_binlog=1000,
-# 4 tables, MariaDB 10.11) do not look like these; the trust rules' own constants may be named.
-TYPED_FIGURE = re.compile(
-    r"(?<![\w.=/-])(\d+(\.\d+)?\s?%|\d\.\d\d(?!\.)\b|\d{1,3}(,\d{3})+\b|\d+(\.\d+)?\s?\u00d7)"
-)
-RULE_CONSTANTS = ("±5 %", "95 %")
 OUTLINE = ("## tl;dr", "## Reproduce")
 
 
@@ -51,16 +45,6 @@ def _figure_runs(text: str, runs: list[dict]) -> list[dict]:
         return campaign in campaigns and workload in cited.get(campaign, {workload})
 
     return [run for run in runs if run["id"] in ids or shown(run)]
-
-
-def _prose(text: str) -> str:
-    """The article without front matter, fenced code, inline code and shortcodes."""
-    body = text.split("---", 2)[2] if text.startswith("---") else text
-    body = re.sub(r"```.*?```", "", body, flags=re.DOTALL)
-    body = SHORTCODE.sub("", body)
-    for constant in RULE_CONSTANTS:
-        body = body.replace(constant, "")
-    return re.sub(r"`[^`]*`", "", body)
 
 
 @pytest.fixture(scope="module")
@@ -186,10 +170,8 @@ def test_embedded_runs_were_measured_as_results_must_be(article, committed_runs)
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
 def test_article_prose_has_no_typed_figures(article):
-    typed = [match.group(0) for match in TYPED_FIGURE.finditer(_prose(article.read_text()))]
-    assert not typed, (
-        f"{article}: type these through {{{{< value >}}}} or {{{{< fact >}}}}: {typed}"
-    )
+    typed = typed_figures(article.read_text(), str(article))
+    assert not typed, "\n".join(map(str, typed))
 
 
 @pytest.mark.parametrize("article", ARTICLES, ids=lambda p: p.parent.name)
@@ -202,13 +184,14 @@ def test_article_follows_the_outline(article):
 
 
 def test_typed_figure_check_catches_what_it_should():
-    prose = _prose(
-        "---\ntitle: x\n---\nIt gets 0.47 of the base, 12 % less, 1,234 TPS, 2\u00d7 faster."
+    text = (
+        "---\ntitle: x\n---\nIt gets 0.47 of the base, 12 % less,\n1,234 TPS, 2\u00d7 faster."
         ' `0.99` and {{< value x="1" >}} are fine; so are 10.11.19, MariaDB 10.11,'
         " sync_binlog=1000, 4 tables and the ±5 % rule with its 95 % interval.\n"
+        "```\n0.55 in a code block\n```\n"
     )
-    found = [match.group(0) for match in TYPED_FIGURE.finditer(prose)]
-    assert found == ["0.47", "12 %", "1,234", "2\u00d7"]
+    found = [(typed.line, typed.figure) for typed in typed_figures(text, "x.md")]
+    assert found == [(4, "0.47"), (4, "12 %"), (5, "1,234"), (5, "2\u00d7")]
 
 
 def test_settle_check_catches_what_it_should():

@@ -242,3 +242,29 @@ def _served(url: str, log: Path, seconds: float = 120) -> str:
         except (urllib.error.HTTPError, OSError):  # not listening yet
             time.sleep(0.2)
     pytest.fail(f"{url} never served; serve said:\n{log.read_text()[-3000:]}")
+
+
+def test_a_published_article_with_a_typed_figure_fails_the_build_naming_file_and_line(
+    tmp_path, some_runs
+):
+    """Only what is published is read: the draft and the article left out may hold figures."""
+
+    def posts_with_figures(posts: Path) -> None:
+        write_posts(posts)
+        kept = posts / "kept" / "index.md"
+        kept.write_text(kept.read_text() + "It is 12 % faster,\nand 1,234 TPS.\n")
+        for other in ("draft/index.md", "needs-run/index.md"):
+            (posts / other).write_text((posts / other).read_text() + "Typed: 0.47.\n")
+
+    content = content_with_posts(tmp_path / "content", posts_with_figures)
+    kept = content / "posts" / "kept" / "index.md"
+    line = kept.read_text().count("\n") - 1  # the next-to-last line
+    with pytest.raises(generator.TypedFigures) as raised:
+        generator.build_site([some_runs], tmp_path / "build", tmp_path / "public", content=content)
+    advice = "is typed into the prose: take it from the data with a shortcode"
+    assert raised.value.lines == [
+        f"{kept}:{line}: '12 %' {advice} ({{{{< value >}}}}, {{{{< fact >}}}})",
+        f"{kept}:{line + 1}: '1,234' {advice} ({{{{< value >}}}}, {{{{< fact >}}}})",
+    ]
+    assert "2 result figures are typed into article prose" in str(raised.value)
+    assert not (tmp_path / "public").exists()
