@@ -32,7 +32,9 @@ PROBES = {
     "fact-cell": f'{{{{< fact campaign="{BINLOG}" key="workloads.0.metrics.tps.rows.2.cells.1.ratio" >}}}}',
     "fact-flagged": f'{{{{< fact run="{WRITE_RUN}" key="steps.1.tps" >}}}}',
     "fact-fit": f'{{{{< fact run="{FIT_RUN}" key="steps.0.tps" >}}}}',
+    "levels": f'{{{{< value campaign="{BINLOG}" workload="oltp-rw" variant="sync-1" threads="1,2,4" >}}}}',
 }
+LEVELS = re.compile(r"([0-9.]+) \(([0-9]+) threads?\) to ([0-9.]+) \(([0-9]+) threads?\)")
 MARK = re.compile(r'<a class="flag-mark" href="([^"]*)" title="([^"]*)">⚠ ([^<]*)</a>')
 
 
@@ -55,9 +57,11 @@ def marks(tmp_path_factory) -> dict[str, list[tuple[str, str, str]]]:
     html = (public / "posts" / "probe" / "index.html").read_text()
     paragraphs = re.findall(r"<p>([a-z-]+): (.*?)</p>", html, re.DOTALL)
     assert [name for name, _ in paragraphs] == list(PROBES)
-    return {
+    found = {
         name: [tuple(map(unescape, m)) for m in MARK.findall(text)] for name, text in paragraphs
     }
+    found["levels-text"] = [("", "", text) for name, text in paragraphs if name == "levels"]
+    return found
 
 
 def test_a_fact_of_a_flagged_step_names_its_flags(marks):
@@ -96,3 +100,12 @@ def test_an_insert_benchmark_value_resting_on_an_unsteady_step_says_so(marks):
     assert _labels(step["flags"]) == [FLAG_KINDS["unsteady"][0]]
     ((_, title, text),) = marks["ibench"]
     assert text == "unsteady" and "1 of 1 passes flagged" in title
+
+
+def test_a_value_over_several_levels_names_the_level_of_each_end(marks):
+    ((_, _, text),) = marks["levels-text"]
+    found = LEVELS.match(text)
+    assert found, text
+    low, low_at, high, high_at = found.groups()
+    assert float(low) < float(high) and {low_at, high_at} <= {"1", "2", "4"}
+    assert low_at != high_at
