@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from contract.repeats import ENOUGH_PASSES
 from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.numbers import MISSING, format_fixed, format_number
@@ -91,6 +92,16 @@ def flag_words(flags: dict[str, Any]) -> str:
     return f"{words}: {', '.join(kinds)}"
 
 
+def _interval_text(interval: dict[str, Any], passes: int) -> str:
+    """The interval as low-high; from repeats of fewer than ENOUGH_PASSES, followed by how many
+    ("(2 passes)"): an interval that wide says how few passes there were, not that the variants
+    are alike."""
+    text = f"{interval['low']:.2f}\u2013{interval['high']:.2f}"
+    if interval["method"] == "repeats" and passes < ENOUGH_PASSES:
+        text += f" ({passes} passes)"
+    return text
+
+
 def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> CellTexts:
     """The texts of a stat_cell whose value is in unit; repeated: the cell's table shows
     repeat counts and spreads."""
@@ -112,7 +123,7 @@ def shown_texts(cell: dict[str, Any], unit: str, repeated: bool) -> CellTexts:
         "title": _title(cell, unit, repeat_range),
         "marker": cell["marker"],
         "marker_words": MARKER_WORDS.get(cell["verdict"], "") if cell["marker"] else "",
-        "interval": f"{interval['low']:.2f}\u2013{interval['high']:.2f}" if interval else "",
+        "interval": _interval_text(interval, cell["repeats"]) if interval else "",
         "interval_method": interval["method"] if interval else "",
         "no_interval": cell["no_interval"] or "",
         "repeats": repeats,

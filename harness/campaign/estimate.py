@@ -12,13 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from contract.repeats import ENOUGH_PASSES
 from harness.model.campaign import Campaign, Workload
 from harness.model.ibench_params import plan
 
 SECONDS_PER_MINUTE = 60
 MINUTES_PER_HOUR = 60
-# Passes below which the text warns that intervals will be wide (or absent between runs).
-FEW_REPEATS = 3
 
 
 @dataclass(frozen=True)
@@ -86,10 +85,10 @@ def estimate_lines(campaign: Campaign) -> list[str]:
             " the noise between runs (another start, another datadir copy); --repeats 3 or more"
             " does"
         )
-    elif found.passes < FEW_REPEATS:
+    elif found.passes < ENOUGH_PASSES:
         lines.append(
             f"{found.passes} passes: a ratio's interval comes from {found.passes} runs a side, on"
             " so few degrees of freedom that only large differences can be told from noise"
-            f" (cells read 'within noise'); --repeats {FEW_REPEATS} or more narrows it"
+            f" (cells read 'within noise'); --repeats {ENOUGH_PASSES} or more narrows it"
         )
     return lines

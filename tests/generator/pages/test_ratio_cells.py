@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 
+from contract.repeats import ENOUGH_PASSES
 from generator.analysis.evidence import SUMMARY
 from generator.analysis.ratios import NO_STEP, stat_cell
 from generator.analysis.repeats import spread
@@ -40,6 +41,15 @@ def test_a_repeated_cell_reads_median_range_ratio_interval_and_spread():
     assert texts["interval_method"] == "repeats"
     assert texts["no_interval"] == ""
     assert texts["repeats"] == f"3\u00d7 \u00b7 {cell['spread'] * 100:.1f} %"
+
+
+def test_an_interval_from_too_few_passes_says_how_many():
+    base = _stats([1000.0, 1100.0])
+    cell = stat_cell("b", _stats([2400.0, 2600.0]), base, True)
+    interval = cell["interval"]
+    assert interval["method"] == "repeats" and cell["repeats"] == 2 < ENOUGH_PASSES
+    texts = shown_texts(cell, "TPS", repeated=True)
+    assert texts["interval"] == f"{interval['low']:.2f}\u2013{interval['high']:.2f} (2 passes)"
 
 
 def test_a_single_run_cell_has_no_range_and_shows_repeats_only_when_its_table_does():
