@@ -13,11 +13,12 @@ from typing import Any
 
 from contract import RunDocument, is_ibench
 from contract.fields import pass_order
+from contract.repeats import ENOUGH_PASSES
 from contract.text_templates import text_templates
 from generator.analysis.build_origin import build_of
 from generator.analysis.hosts import host_of
 from generator.analysis.ratios import METRICS, QPS_METRIC, variant_order
-from generator.drafts.differences import Finding, findings, greyed, quiet, unjudged
+from generator.drafts.differences import Finding, few_passes, findings, greyed, quiet, unjudged
 from generator.drafts.quoting import markdown_code, markdown_text, yaml_string
 from generator.hugo.site_contract import ibench_figure
 from generator.pages.campaign import summarize_campaign
@@ -281,6 +282,8 @@ def render_draft(runs: list[RunDocument], date: str) -> str:
         "quiet_by_base": quiet_by_base,
         "unjudged": unjudged(summary),
         "greyed": greyed(summary),
+        "few_passes": few_passes(summary),
+        "enough_passes": ENOUGH_PASSES,
         "servers": _servers(runs),
         "fold_diff": _configured_differences(summary) > FOLD_DIFF_OVER,
         "host_run": reproduced if "origin" not in reproduced else None,

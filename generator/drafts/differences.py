@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from contract.repeats import ENOUGH_PASSES
 from generator.analysis.ratios import FLAGGED
 
 COLOURED = ("better", "worse")
@@ -165,6 +166,19 @@ def unjudged(summary: dict[str, Any]) -> bool:
     to be noise either."""
     return any(
         difference.verdict in NOT_JUDGED and cell["interval"] is None
+        for difference, cell in compared_cells(summary)
+    )
+
+
+def few_passes(summary: dict[str, Any]) -> bool:
+    """Whether some ratio beyond the band reads "within noise" on an interval from repeats of
+    fewer than contract.repeats.ENOUGH_PASSES: an interval that wide cannot show a difference,
+    so "no difference" is not what such a column says."""
+    return any(
+        difference.verdict == "noise"
+        and cell["interval"] is not None
+        and cell["interval"]["method"] == "repeats"
+        and cell["repeats"] < ENOUGH_PASSES
         for difference, cell in compared_cells(summary)
     )
 
