@@ -14,7 +14,6 @@ from typing import Any
 from contract import RunDocument
 from contract.fields import pass_count
 from generator.analysis import stats as _stats
-from generator.analysis.memory import memory_fit
 from generator.analysis.ratios import latest_by_variant
 from generator.analysis.repeats import group_by_cell, pass_list, repeat_index
 from generator.analysis.verdict import FLAG_KINDS, flag_counts
@@ -66,11 +65,14 @@ def _flagged(trust: list[dict[str, Any]]) -> dict[str, Any]:
     return summary
 
 
-def run_disclosure(run: RunDocument, trust: list[dict[str, Any]]) -> dict[str, Any]:
-    """trust: the run's step trust (generator/analysis/trust.py)."""
+def run_disclosure(
+    run: RunDocument, trust: list[dict[str, Any]], memory: dict[str, Any] | None
+) -> dict[str, Any]:
+    """trust: the run's step trust (generator/analysis/trust.py); memory: its memory_fit, which
+    the run page's summary shows too."""
     return {
         "non_defaults": non_defaults(run),
-        "memory": memory_fit(run),
+        "memory": memory,
         "repeat": run.get("repeat"),
         "trim_s": sorted({entry["trim_s"] for entry in trust}),
         "trim_rule": run["workload"].get("trim_seconds") is None,

@@ -26,13 +26,14 @@ from generator.pages.step_flags import legend
 def run_facts(run: RunDocument, cell: list[RunDocument], trust: list[dict[str, Any]]) -> RunFacts:
     """cell: every run of the run's campaign cell (analysis.repeats.group_by_cell); trust: the
     run's step trust (analysis.trust.run_trust)."""
+    memory = memory_fit(run)
     return {
         "host": host_of(run),
-        "memory": memory_fit(run),
+        "memory": memory,
         "passes": pass_list(cell),
         "trust": trust,
         "flag_kinds": legend(),
-        "disclosure": run_disclosure(run, trust),
+        "disclosure": run_disclosure(run, trust, memory),
         "build": build_of(run),
         "provenance": provenance_facts(run),
         "headline": run_headline(run),

@@ -1,5 +1,6 @@
 """Disclosure facts (generator/pages/disclosure.py) on hand-made runs."""
 
+from generator.analysis.memory import memory_fit
 from generator.analysis.verdict import FLAG_KINDS
 from generator.pages.disclosure import campaign_disclosure, non_defaults, run_disclosure
 
@@ -63,7 +64,7 @@ def test_non_defaults_say_where_each_value_came_from():
 def test_run_and_campaign_boxes_count_every_kind_of_flag():
     steps = [trust(1), trust(2, "unsteady"), trust(4, "inherited", "transient"),
              trust(8, "transient", "client")]  # fmt: skip
-    facts = run_disclosure(A, steps)
+    facts = run_disclosure(A, steps, memory_fit(A))
     assert facts["trim_s"] == [2] and facts["client_judged"] is True
     assert facts["flags"] == {
         "steps": 4,
@@ -91,7 +92,7 @@ def test_run_and_campaign_boxes_count_every_kind_of_flag():
 
 
 def test_a_run_without_flags_is_every_step_fit():
-    facts = run_disclosure(A, [trust(1), trust(2)])
+    facts = run_disclosure(A, [trust(1), trust(2)], memory_fit(A))
     assert facts["flags"] == {"steps": 2, "flagged": 0, "kinds": []}
     box = campaign_disclosure([A], ["a"], {A["id"]: [trust(1), trust(2)]})
     assert box["flagged_runs"] == [] and box["flags"]["flagged"] == 0
@@ -105,7 +106,7 @@ def test_insert_benchmark_steps_are_flagged_by_name_and_their_client_is_not_judg
     ]
     for step in steps:
         del step["threads"]
-    facts = run_disclosure(A, steps)
+    facts = run_disclosure(A, steps, memory_fit(A))
     unsteady, steal = facts["flags"]["kinds"]
     assert (unsteady["count"], unsteady["at"]) == (2, "l.i1, qp100")
     assert (steal["count"], steal["at"]) == (1, "qp100")
