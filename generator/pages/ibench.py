@@ -21,6 +21,7 @@ from contract.fields import step_series
 from generator.analysis.cpu_split import cpu_split
 from generator.analysis.ratios import stat_cell, variant_order
 from generator.analysis.repeats import counted_runs, group_by_cell, pass_list, spread
+from generator.analysis.server_rate import server_rows_per_s
 from generator.analysis.trust import ibench_kept, ibench_step_trust
 from generator.hugo.site_contract import step_slug
 
@@ -72,6 +73,7 @@ def step_row(step: IbenchStep) -> dict[str, Any]:
         "headline": value,
         "headline_unit": unit,
         "inserts_per_s": step.get("inserts_per_s"),
+        "server_rows_per_s": server_rows_per_s(step),
         "deletes_per_s": step.get("deletes_per_s"),
         "queries_per_s": step.get("queries_per_s"),
         "per_op": per_op.get("op"),

@@ -26,6 +26,8 @@ INTERVAL_S = 1.0  # sysbench --report-interval=1 reports at the same pace
 RATES = {
     "questions_per_s": ("Questions", 1),
     "handler_commits_per_s": ("Handler_commit", 1),  # sysbench commits via the API, not COMMIT
+    # rows the server wrote: the insert rate the server saw, beside the one a client counts
+    "handler_writes_per_s": ("Handler_write", 1),
     "innodb_fsyncs_per_s": ("Innodb_data_fsyncs", 1),
     "redo_kb_per_s": ("Innodb_os_log_written", 1 / 1024),
     "row_lock_waits_per_s": ("Innodb_row_lock_waits", 1),

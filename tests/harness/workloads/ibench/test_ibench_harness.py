@@ -60,6 +60,9 @@ def test_every_step_lands_in_a_valid_run_document(tmp_path):
         assert step["server_status_delta"] and step["os"]
         if step["duration_s"] > 2:  # the sampler's first sample comes after a second
             assert step["monitor"]["series"]["t"]
+            # the rows the server wrote, second by second, within the step's own count
+            written = step["monitor"]["series"]["handler_writes_per_s"]
+            assert sum(written) <= step["server_status_delta"].get("Handler_write", 0)
         assert step["db_bytes"] > 0
     # The worker processes count as client CPU in the sampler's series, like sysbench.
     assert max(steps["qr100"]["monitor"]["series"]["client_cpu_pct"]) > 0
