@@ -67,7 +67,7 @@ _TEMPLATES = text_templates(
 @dataclass(frozen=True)
 class Preset:
     brings: str  # one line for --help
-    about: str  # the campaign file's opening comment: what it measures, and how
+    about: str  # the campaign file's opening comment: what it measures, and how ({passes})
     sweep: dict[str, int | str | list[int]]
     workloads: dict[str, dict[str, TomlValue]]
     base_buffer_pool: str | None = None
@@ -94,7 +94,7 @@ PRESETS = {
     "dimitri": Preset(
         "Dimitri Kravtchuk's sysbench set: point-selects, OLTP_RO, OLTP_RW, Update-NoKey, "
         "1-32 threads, 120 s steps from a settled checkpoint, three passes",
-        "Dimitri Kravtchuk's sysbench set swept over thread counts, three interleaved passes.\n"
+        "Dimitri Kravtchuk's sysbench set swept over thread counts, {passes}.\n"
         "A run of six 120 s levels takes about 14 minutes: narrow the threads (--threads) or\n"
         "split the workloads in two campaigns to fit a working session.",
         {"threads": _THREADS_1_TO_32, **_STEADY_STEPS, "repeats": 3},
@@ -108,7 +108,7 @@ PRESETS = {
     "callaghan": Preset(
         "Mark Callaghan's 33 microbenchmarks in his order on one cached table, 1 thread, "
         "120 s per test from a settled checkpoint, three passes",
-        "Mark Callaghan's microbenchmarks in his order, three interleaved passes.\n"
+        "Mark Callaghan's microbenchmarks in his order, {passes}.\n"
         "The whole suite takes about 75 minutes a server per pass: to fit a working session,\n"
         'name the tests to run (tests = ["update-one-r100", ...] in the workload).',
         {**_STEADY_STEPS, "repeats": 3},
@@ -118,7 +118,7 @@ PRESETS = {
         "TPC-C-like: one table set of 4 warehouses vs 4 sets of 1, 1-16 threads, 120 s steps, "
         "three passes, consistency checked after each load and run",
         "The project's TPC-C-like Lua (unaudited, not a TPC-C result): the same warehouses as\n"
-        "one table set or as independent sets, three interleaved passes.",
+        "one table set or as independent sets, {passes}.",
         {"threads": _THREADS_1_TO_32[:5], **_STEADY_STEPS, "repeats": 3},
         {
             "one-set-4w": {"test": "tpcc", "tables": 1, "options": {"scale": 4}},
@@ -129,8 +129,8 @@ PRESETS = {
     "ibench": Preset(
         "the Insert Benchmark sized for a small VM: 2 clients, load, index, insert+delete, "
         "then range and point queries under background writes; three passes",
-        "The Insert Benchmark in the reference's step order, sized for a 2-vCPU VM, three\n"
-        "interleaved passes; a q step that missed its background target is greyed.",
+        "The Insert Benchmark in the reference's step order, sized for a 2-vCPU VM, {passes};\n"
+        "a q step that missed its background target is greyed.",
         {"repeats": 3},
         {
             "ibench": {
@@ -149,7 +149,7 @@ PRESETS = {
         "an A/A repeat: the base my.cnf twice (base, base-again) on point-select and "
         "Update-NoKey, 1-8 threads, three passes; any --variant is a known difference beside it",
         "An A/A campaign: base and base-again share one my.cnf, so any coloured cell between\n"
-        "them is noise the trust rules let through. Three interleaved passes.",
+        "them is noise the trust rules let through; {passes}.",
         {"threads": _THREADS_1_TO_32[:4], **_STEADY_STEPS, "repeats": 3},
         {
             "point-select": _sysbench("oltp_point_select", 4, 100_000),
@@ -161,7 +161,7 @@ PRESETS = {
         "a configuration study: the base my.cnf against each --variant (one needed) on OLTP_RW "
         "and Update-NoKey, 1-32 threads, 120 s steps from a settled checkpoint, three passes",
         "A configuration study: every variant against the base my.cnf on the two sysbench\n"
-        "tests that commit, three interleaved passes.",
+        "tests that commit, {passes}.",
         {"threads": _THREADS_1_TO_32, **_STEADY_STEPS, "repeats": 3},
         {
             "oltp-rw": _sysbench("oltp_read_write", 4, 100_000),
@@ -228,6 +228,14 @@ class Overrides:
     tests: tuple[str, ...] = ()  # sysbench tests instead of the preset's workloads
 
 
+def passes_words(passes: int) -> str:
+    """How the opening comment names the passes: 'three interleaved passes', 'one pass'."""
+    if passes == 1:
+        return "one pass"
+    words = {2: "two", 3: "three", 4: "four", 5: "five"}
+    return f"{words.get(passes, str(passes))} interleaved passes"
+
+
 def test_label(test: str) -> str:
     """A workload's label for a sysbench test: oltp_update_index -> update-index."""
     return test.removeprefix("oltp_").replace("_", "-")
@@ -277,6 +285,8 @@ def render_campaign(
     ):
         if value is not None:
             sweep[key] = value
+    repeats = sweep["repeats"]
+    assert isinstance(repeats, int), "every preset's sweep names its repeats"
     chosen = _chosen_tests(preset_name, overrides.tests) if overrides.tests else None
     workloads = {
         label: {
@@ -293,7 +303,7 @@ def render_campaign(
         "name": name,
         "title": title or name,
         "preset": preset_name,
-        "about": preset.about,
+        "about": preset.about.format(passes=passes_words(repeats)),
         "tests": list(overrides.tests),
         "servers": dict(parse_server(text) for text in servers),
         "base_mycnf": base_mycnf,

@@ -183,3 +183,13 @@ def test_the_cli_prints_the_length_the_repeats_and_the_next_steps(tmp_path):
     assert "commit it (git add" in result.output and f"mybench run {out}" in result.output
     bad = CliRunner().invoke(main, [*args[:-4], "--test", "oltp_nope"])
     assert bad.exit_code == 2 and "oltp_nope" in bad.output
+
+
+def test_the_opening_comment_counts_the_passes_the_file_runs(tmp_path):
+    once = write_campaign(tmp_path / "1.toml", SMALL_VM, "o", "aa", SERVERS[:1], [], None,
+                          Overrides(repeats=1))  # fmt: skip
+    assert "; one pass." in once.read_text().split("\nname =")[0]
+    for preset in PRESETS:
+        text = write_campaign(tmp_path / f"{preset}.toml", SMALL_VM, preset, preset, SERVERS[:1],
+                              [BINLOG]).read_text()  # fmt: skip
+        assert "three interleaved passes" in text.split("\nname =")[0], preset
