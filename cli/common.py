@@ -14,6 +14,7 @@ from rich.console import Console
 
 import contract
 import generator
+from generator.hugo.left_out import shown
 from harness import PROJECT_ROOT
 from harness.errors import ServerStartError, UserError
 
@@ -29,17 +30,9 @@ DEMO_SCRATCH = PROJECT_ROOT / ".scratch" / "demo"
 directory = click.Path(path_type=Path, file_okay=False)
 
 
-def shown_path(path: Path) -> str:
-    """A path as a next command takes it: from the working directory when it is below it."""
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
-
-
 def data_arguments(data_dir: Path) -> list[str]:
     """--data DIR for a next command, nothing for the default results directory."""
-    return [] if data_dir.resolve() == DEFAULT_DATA.resolve() else ["--data", shown_path(data_dir)]
+    return [] if data_dir.resolve() == DEFAULT_DATA.resolve() else ["--data", shown(data_dir)]
 
 
 class Count(click.IntRange):

@@ -210,10 +210,15 @@ class Server(TypedDict):
     compiled_defaults: NotRequired[CompiledDefaults]
 
 
+# A preset suite's name and its test groups (harness/model/suites.py).
+SuiteName = Literal["dimitri", "callaghan"]
+SuiteGroup = Literal["point", "range", "range-aggregation", "write"]
+
+
 class Suite(TypedDict):
-    name: Literal["dimitri", "callaghan"]
+    name: SuiteName
     test: str
-    group: Literal["point", "range", "range-aggregation", "write"]
+    group: SuiteGroup
     position: int
 
 

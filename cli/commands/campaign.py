@@ -12,8 +12,8 @@ from cli.common import (
     DEFAULT_MYCNF,
     Count,
     reported_errors,
-    shown_path,
 )
+from generator.hugo.left_out import shown
 from harness import PROJECT_ROOT
 from harness.campaign.estimate import estimate_lines
 from harness.campaign.load import load_campaign
@@ -142,14 +142,14 @@ def campaign_new(
             Overrides(threads, step_seconds, repeats, table_size, warmup_seconds, tests),
         )
         lines = estimate_lines(load_campaign(written))
-    shown = shown_path(written)
-    click.echo(f"wrote {shown}")
+    shown_file = shown(written)
+    click.echo(f"wrote {shown_file}")
     for line in lines:
         click.echo(line)
     click.echo("next:")
     click.echo("  1. edit its descriptions: the campaign page shows them")
     click.echo(
-        f"  2. commit it (git add {shown} && git commit): a run into data/ refuses a campaign"
+        f"  2. commit it (git add {shown_file} && git commit): a run into data/ refuses a campaign"
         " file with uncommitted changes, so the published runs name the commit that ran them"
     )
-    click.echo(f"  3. mybench run {shown}")
+    click.echo(f"  3. mybench run {shown_file}")

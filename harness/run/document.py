@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Literal, cast
+from typing import cast
 
 import contract
 from contract.replay_variables import in_variables
@@ -23,8 +23,6 @@ def campaign_id(name: str, started: datetime) -> str:
 
 
 STAMP_FORMAT = "%Y%m%d-%H%M%S"
-SuiteName = Literal["dimitri", "callaghan"]
-SuiteGroup = Literal["point", "range", "range-aggregation", "write"]
 
 
 def fleet_campaign_id(name: str, stamp: str) -> str:
@@ -123,9 +121,9 @@ def _workload_section(workload: Workload, driver_section: WorkloadSection) -> co
     if (test := workload.suite) is not None:
         section["suite"] = {
             # the campaign model holds them as str, each one of the schema's values
-            "name": cast(SuiteName, test.suite),
+            "name": cast(contract.SuiteName, test.suite),
             "test": test.test,
-            "group": cast(SuiteGroup, test.group),
+            "group": cast(contract.SuiteGroup, test.group),
             "position": suites.position(test),
         }
     return section
