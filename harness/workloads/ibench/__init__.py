@@ -8,7 +8,8 @@ Python with PyMySQL: one OS process per role per client, results as JSON-ready d
                       on_step=document["steps"].append, around_step=sampler_hook)
 
 Modules: rows (row generator), sql (statements), ratelimit, worker_counters (per-second
-counters, merging), metrics (rates, percentiles, histograms), workers (the processes), flush
+counters, merging), metrics (rates, percentiles, histograms), workers (the processes), overlap (the
+inserter's send, next batch, then reply), flush
 (the pause between writes and queries), steps (runs the named steps against a connection),
 driver (the Insert Benchmark as a campaign workload). The parameters and step plans are part
 of the campaign model (harness/model/ibench_params.py).

@@ -1,7 +1,7 @@
 """The row generator: one client's rows, as VALUES tuples ready to join into a multi-row INSERT.
 
 cashregisterid U[0,1000), productid U[0,10000), customerid U[0,100000), price U[0,500),
-dateandtime the wall clock (the same for a whole batch), data of length U[min,max] of which
+dateandtime the wall clock when the batch is made (the same for a whole batch), data of length U[min,max] of which
 int(0.75 * random_pct/100 * length) characters are a random slice of a base64-encoded 4 MiB
 random buffer and the rest the letter 'a' (base64's 4/3 expansion is what the 0.75 accounts
 for, so about random_pct % of the bytes are incompressible). Seed per client = base + client.
@@ -29,6 +29,11 @@ def random_chars(length: int, random_pct: int) -> int:
     return int(0.75 * random_pct / 100 * length)
 
 
+def stamp(now: float | None = None) -> str:
+    """dateandtime of a batch built at now (epoch seconds; None: the wall clock)."""
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now))
+
+
 class RowGenerator:
     def __init__(
         self,
@@ -53,9 +58,8 @@ class RowGenerator:
         start = int(rng.random() * (len(self._buffer) - count))
         return self._buffer[start : start + count] + "a" * (length - count)
 
-    def values(self, rows: int, now: float | None = None) -> str:
-        """`(...),(...)` for `INSERT INTO t (COLUMNS) VALUES <this>`."""
-        stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(now))
+    def values(self, rows: int, stamp: str) -> str:
+        """`(...),(...)` for `INSERT INTO t (COLUMNS) VALUES <this>`, dateandtime = stamp."""
         rnd, data = self._rng.random, self.data
         return ",".join(
             f"('{stamp}',{int(rnd() * CASHREGISTERS)},{int(rnd() * PRODUCTS)},"

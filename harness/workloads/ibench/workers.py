@@ -6,6 +6,9 @@ on the results queue: its counters, its own CPU time over the measured period (t
 clock) and when it ended. The inserter also makes the statements: it builds the rows, commits
 one multi-row INSERT per batch in autocommit and hands the matching DELETE of the oldest rows to
 its deleter through a bounded queue, so deletes lag inserts by at most `queue_depth` batches.
+It makes each batch while the server inserts the one before (overlap.py), so the server does not
+wait for the rows to be made; an insert's response time runs from its send to its reply, and
+includes the making of the next batch only where that took longer than the insert.
 SIGINT is ignored here: the parent owns Ctrl-C and stops the workers through the stop event.
 """
 
@@ -18,16 +21,17 @@ import time
 import traceback
 from collections.abc import Callable, MutableSequence
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import queues, synchronize
 from typing import Any, Required, TypedDict
 
 import pymysql  # type: ignore[import-untyped]  # PyMySQL ships no type hints
 
 from harness.model.ibench_params import IbenchParams, StepPlan
-from harness.workloads.ibench import sql
+from harness.workloads.ibench import rows, sql
 from harness.workloads.ibench.metrics import Role
+from harness.workloads.ibench.overlap import overlapped
 from harness.workloads.ibench.ratelimit import RateLimiter
-from harness.workloads.ibench.rows import RowGenerator
 from harness.workloads.ibench.worker_counters import Counters, CountersJson
 
 INSERTER: Role = "insert"
@@ -151,6 +155,25 @@ def _min_id(cursor: pymysql.cursors.Cursor, table: str) -> int:
     return 0 if low is None else int(low)
 
 
+@dataclass(frozen=True)
+class Batch:
+    """One multi-row INSERT, ready to send, and the dateandtime its rows carry."""
+
+    count: int
+    stamp: str
+    statement: bytes
+
+    def restamped(self) -> Batch:
+        """The same rows dated now: a batch made before a rate-limit sleep is sent after it.
+        The stamp cannot occur elsewhere in the statement (no data character is '-' or ':')."""
+        fresh = rows.stamp()
+        if fresh == self.stamp:
+            return self
+        return Batch(
+            self.count, fresh, self.statement.replace(self.stamp.encode(), fresh.encode())
+        )
+
+
 def _inserter(
     spec: WorkerSpec,
     conn: pymysql.connections.Connection,
@@ -158,11 +181,21 @@ def _inserter(
     deletes: queues.Queue[DeleteRequest],
 ) -> Work:
     params, plan = spec.params, spec.plan
-    generator = RowGenerator(
+    generator = rows.RowGenerator(
         spec.seed, params.data_length_min, params.data_length_max, params.data_random_pct
     )
     cursor = conn.cursor()
     min_id = _min_id(cursor, spec.table) if plan.deletes else 0
+
+    def make(count: int) -> Batch | None:
+        if count <= 0:
+            return None
+        stamp = rows.stamp()
+        statement = sql.insert(spec.table, generator.values(count, stamp))
+        return Batch(count, stamp, statement.encode("ascii"))
+
+    def retry(error: pymysql.err.OperationalError) -> bool:
+        return error.args[0] in RETRY_CODES and not stop.is_set()
 
     def work(counters: Counters, t0: float) -> Outcome:
         nonlocal min_id
@@ -170,23 +203,27 @@ def _inserter(
         limiter.restart()
         deadline = t0 + plan.seconds if plan.seconds else None
         remaining, rounds = plan.rows_per_client, 0
-        while remaining > 0 and not stop.is_set():
+        batch = make(min(limiter.batch, remaining))
+        while batch is not None and not stop.is_set():
             if deadline is not None and time.monotonic() >= deadline:
                 break
-            count = min(limiter.batch, remaining)
-            statement = sql.insert(spec.table, generator.values(count))
+            remaining -= batch.count
+            next_count = min(limiter.batch, remaining)
             began = time.monotonic()
-            _execute(cursor, statement, counters, stop)
+            # the next batch is made while the server inserts this one (overlap.py)
+            upcoming, again = overlapped(conn, batch.statement, partial(make, next_count), retry)
             ended = time.monotonic()
-            counters.record(began - t0, count, (ended - began) * 1e6)
-            remaining -= count
+            counters.retries += again
+            counters.record(began - t0, batch.count, (ended - began) * 1e6)
             if plan.deletes:
                 rounds += 1
                 if rounds % params.resync_get_min == 0:
                     min_id = _min_id(cursor, spec.table)
-                _put(deletes, (min_id, count), stop)
-                min_id += count
-            limiter.after_batch()
+                _put(deletes, (min_id, batch.count), stop)
+                min_id += batch.count
+            if limiter.after_batch() and upcoming is not None:
+                upcoming = upcoming.restamped()
+            batch = upcoming
         extra: Outcome = {}
         if spec.create_indexes and not stop.is_set():
             began = time.monotonic()
@@ -251,7 +288,7 @@ def _querier(
     deletes: queues.Queue[DeleteRequest],
 ) -> Work:
     params, plan = spec.params, spec.plan
-    generator = RowGenerator(spec.seed + 1_000_003, buffer_bytes=3)  # only its rng is used
+    generator = rows.RowGenerator(spec.seed + 1_000_003, buffer_bytes=3)  # only its rng is used
     rng = generator.rng
     cursor = conn.cursor()
     point = plan.query_mode == "point"

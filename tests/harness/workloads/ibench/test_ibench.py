@@ -1,5 +1,5 @@
 """The Insert Benchmark (harness/workloads/ibench): unit tests of the row generator, rate limiter,
-counters and rate percentiles, then the steps for real against a sandboxed MariaDB (2 clients,
+counters and rate percentiles, the overlapped send of the inserter, then the steps for real against a sandboxed MariaDB (2 clients,
 a few thousand rows, 2 s query steps), an impossible background rate, only1t, and Ctrl-C both
 in-process and as SIGINT to a driver process."""
 
@@ -19,10 +19,11 @@ from pathlib import Path
 
 import jsonschema
 import psutil
+import pymysql
 import pytest
 
 from harness.model.ibench_params import DEFAULT_STEPS, IbenchParams, plan
-from harness.workloads.ibench import metrics, rows, sql, worker_counters
+from harness.workloads.ibench import metrics, overlap, rows, sql, worker_counters, workers
 from harness.workloads.ibench.ratelimit import RateLimiter
 from harness.workloads.ibench.steps import IbenchError, IbenchInterrupted, run_steps
 from tests.helpers.paths import REPO
@@ -40,7 +41,7 @@ _ROW = re.compile(r"\('(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d)',(\d+),(\d+),(\d+),(\d+)
 
 def test_row_generator_domains_lengths_and_seed():
     generator = rows.RowGenerator(seed=42, buffer_bytes=4096)
-    values = generator.values(500, now=0)
+    values = generator.values(500, rows.stamp(0))
     parsed = _ROW.findall(values)
     assert len(parsed) == 500 and values.count("),(") == 499
     assert {row[0] for row in parsed} == {time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(0))}
@@ -57,8 +58,8 @@ def test_row_generator_domains_lengths_and_seed():
         assert data[random_part:] == "a" * (len(data) - random_part)
         assert re.fullmatch(r"[A-Za-z0-9+/=]*", data)  # nothing to escape
     assert {len(row[5]) for row in parsed} == set(range(10, 21))
-    assert rows.RowGenerator(42, buffer_bytes=4096).values(500, now=0) == values
-    assert rows.RowGenerator(43, buffer_bytes=4096).values(500, now=0) != values
+    assert rows.RowGenerator(42, buffer_bytes=4096).values(500, rows.stamp(0)) == values
+    assert rows.RowGenerator(43, buffer_bytes=4096).values(500, rows.stamp(0)) != values
 
 
 def test_random_chars_and_full_random_data():
@@ -409,3 +410,56 @@ def test_a_failing_worker_is_reported(box):
     assert _workers_alive(box) == []
     with pytest.raises(IbenchError, match=r"ibmissing\.pi1 does not exist; run l\.i0 first"):
         run_steps(_connect_args(box), _params(database="ibmissing"), ["l.i1"])
+
+
+def test_a_batch_made_before_a_sleep_is_dated_when_sent(monkeypatch: pytest.MonkeyPatch):
+    generator = rows.RowGenerator(7, buffer_bytes=4096)
+    old = rows.stamp(0)
+    text = sql.insert("pi1", generator.values(50, old))
+    batch = workers.Batch(50, old, text.encode("ascii"))
+    now = "2026-11-29 05:00:00"
+    monkeypatch.setattr(rows, "stamp", lambda: now)
+    fresh = batch.restamped()
+    assert fresh.count == 50 and fresh.stamp == now
+    assert fresh.statement == text.replace(old, now).encode("ascii")
+    assert fresh.statement.count(now.encode()) == 50
+    assert fresh.restamped() is fresh  # the same second: nothing to redo
+
+
+@pytest.mark.server
+def test_overlapped_makes_the_next_batch_while_the_server_runs_the_statement(box):
+    with box.connect(None) as conn:
+        started = time.monotonic()
+        made, again = overlap.overlapped(
+            conn, b"DO SLEEP(0.5)", lambda: time.monotonic() - started, lambda _: False
+        )
+        assert made < 0.25 and again == 0  # called at the send, not after the reply
+        assert time.monotonic() - started >= 0.5
+        with pytest.raises(pymysql.err.ProgrammingError):
+            overlap.overlapped(conn, b"INSERT INTO", lambda: None, lambda _: True)
+        with conn.cursor() as cursor:  # the connection is still in step
+            cursor.execute("SELECT 1")
+            assert cursor.fetchone() == (1,)
+
+
+@pytest.mark.server
+def test_overlapped_sends_the_statement_again_after_a_lock_wait_timeout(box):
+    with box.connect(None) as setup, setup.cursor() as cursor:
+        cursor.execute("CREATE DATABASE IF NOT EXISTS iboverlap")
+        cursor.execute("CREATE OR REPLACE TABLE iboverlap.t (id INT PRIMARY KEY, v INT)")
+        cursor.execute("INSERT INTO iboverlap.t VALUES (1, 0)")
+    with box.connect("iboverlap") as holder, box.connect("iboverlap") as waiter:
+        holder.autocommit(False)
+        holder.cursor().execute("UPDATE t SET v = 10 WHERE id = 1")  # holds the row lock
+        waiter.autocommit(True)
+        waiter.cursor().execute("SET SESSION innodb_lock_wait_timeout = 1")
+        codes: list[int] = []
+
+        def retry(error: pymysql.err.OperationalError) -> bool:
+            codes.append(error.args[0])
+            holder.rollback()  # the lock goes: the second send gets through
+            return error.args[0] in workers.RETRY_CODES
+
+        _, again = overlap.overlapped(waiter, b"UPDATE t SET v = v + 1", lambda: None, retry)
+        assert codes == [1205] and again == 1
+        assert _sql(box, "SELECT v FROM t", "iboverlap") == [(1,)]
