@@ -144,9 +144,13 @@ def _execute(
             cursor.execute(statement)
             return
         except pymysql.err.OperationalError as exc:
-            if exc.args[0] not in RETRY_CODES or stop.is_set():
+            if not _retryable(exc, stop):
                 raise
             counters.retries += 1
+
+
+def _retryable(error: pymysql.err.OperationalError, stop: synchronize.Event) -> bool:
+    return error.args[0] in RETRY_CODES and not stop.is_set()
 
 
 def _min_id(cursor: pymysql.cursors.Cursor, table: str) -> int:
@@ -194,8 +198,7 @@ def _inserter(
         statement = sql.insert(spec.table, generator.values(count, stamp))
         return Batch(count, stamp, statement.encode("ascii"))
 
-    def retry(error: pymysql.err.OperationalError) -> bool:
-        return error.args[0] in RETRY_CODES and not stop.is_set()
+    retry = partial(_retryable, stop=stop)
 
     def work(counters: Counters, t0: float) -> Outcome:
         nonlocal min_id
