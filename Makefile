@@ -8,6 +8,11 @@ SHELL := /bin/bash
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-from-pyproject
+# Apache Otava finds the change points of a recurring campaign's history; the project uses its
+# analysis module only (numpy and scipy). Its package pins numpy 2.2.0 and requires the BigQuery,
+# Postgres and Slack clients of its own command line, so it is installed without dependencies
+# rather than listed in pyproject.toml.
+OTAVA := apache-otava==0.8.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 APT_PACKAGES := mariadb-server mariadb-client sysbench chromium chromium-driver shellcheck \
 	git procps python3 python3-venv linux-perf fio maven patchelf valgrind
@@ -44,9 +49,10 @@ system-packages:
 
 venv: $(STAMP)
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	@test -x $(BIN)/python || python3 -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -e '.[test]'
+	$(BIN)/pip install -q --disable-pip-version-check --no-deps '$(OTAVA)'
 	@touch $@
 
 # Re-fetch the committed plotly.js basic bundle (site/assets/vendor/), integrity pinned.

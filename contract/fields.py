@@ -36,6 +36,8 @@ StepFigure = Literal[
     "inserts",
     "deletes",
     "queries",
+    "inserts_per_s",
+    "queries_per_s",
     "rows",
     "qps.total",
     "qps.read",
