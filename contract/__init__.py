@@ -9,6 +9,12 @@ from typing import Final
 from contract._fleet import host_variant_prefix
 from contract._host_fingerprint import host_fingerprint, ram_gib
 from contract._inferno import InfernoMissing, inferno
+from contract._known_changes import (
+    KNOWN_CHANGES_FILE,
+    KNOWN_CHANGES_SCHEMA_PATH,
+    KnownChange,
+    load_known_changes,
+)
 from contract._numbers import (
     LARGEST_COUNT,
     LARGEST_FIGURE,
@@ -141,6 +147,8 @@ def utc_timestamp() -> str:
 
 __all__ = [
     "INNODB_METRICS_PREFIX",
+    "KNOWN_CHANGES_FILE",
+    "KNOWN_CHANGES_SCHEMA_PATH",
     "LARGEST_COUNT",
     "LARGEST_FIGURE",
     "MAX_STACKS_PER_STEP",
@@ -169,6 +177,7 @@ __all__ = [
     "InfernoMissing",
     "InstructionRepeat",
     "Instructions",
+    "KnownChange",
     "Latency",
     "MappedOption",
     "Monitor",
@@ -233,6 +242,7 @@ __all__ = [
     "is_ibench",
     "is_secret_name",
     "level_steps",
+    "load_known_changes",
     "load_profile",
     "load_run",
     "page_segment",

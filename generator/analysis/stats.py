@@ -243,6 +243,20 @@ def pair_interval(
     return summary_interval(base["seconds"], other["seconds"], ratio, per_second=True)
 
 
+def value_interval(
+    summaries: dict[str, list[float] | None], value: float
+) -> tuple[float, float] | None:
+    """The 95 % interval of one side's figure (sample_summaries: from its repeats when it has
+    two or more, else from its per-second samples), centred on the value shown, as
+    summary_interval centres a ratio; None when neither gives one."""
+    summary = summaries["repeats"] or summaries["seconds"]
+    if summary is None or value <= 0:
+        return None
+    count, variance = summary
+    half = t_quantile(count - 1) * math.sqrt(variance / count) if variance > 0 else 0.0
+    return round(value * math.exp(-half), 6), round(value * math.exp(half), 6)
+
+
 def verdict(ratio: float | None, interval: dict[str, Any] | None, higher_is_better: bool) -> str:
     """'better' / 'worse' (beyond the band and the noise), 'noise' (beyond the band, but the
     interval holds 1 or could not be computed), or 'same' (inside the band)."""

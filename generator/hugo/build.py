@@ -14,7 +14,7 @@ from generator.hugo.cache import Cache
 from generator.hugo.cache_keys import code_version
 from generator.hugo.command import SITE_DIR, content_dir, run_build, write_overlay
 from generator.hugo.left_out import LeftOut, left_out, published_pages, require_none
-from generator.hugo.load import ValidatedBefore, plan_runs
+from generator.hugo.load import ValidatedBefore, load_known_changes, plan_runs
 from generator.hugo.tree_sync import sync_tree
 from generator.typed_figures import refuse_typed_figures
 
@@ -71,7 +71,8 @@ def generate(
     if require_articles:
         require_none(articles)
     refuse_typed_figures(published_pages(content, articles))
-    found = derivations(runs, cache.code)
+    known = load_known_changes(data_dirs, {run.campaign for run in runs})
+    found = derivations(runs, cache.code, known)
     sync_tree(build_dir, found, cache)
     cache.prune()
     campaigns = sum(1 for derivation in found if derivation.kind == "campaign")

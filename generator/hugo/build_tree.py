@@ -9,7 +9,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, NamedTuple
 
-from contract import ProfileFile, RunDocument, is_ibench
+from contract import KnownChange, ProfileFile, RunDocument, is_ibench, page_segment
 from generator.analysis.trust import run_trust
 from generator.figures.downloads import figure_downloads
 from generator.figures.downsample import thin_figure
@@ -31,6 +31,7 @@ from generator.pages.campaign import summarize_campaign
 from generator.pages.campaign_index import campaign_index_entry
 from generator.pages.compare_index import compare_index
 from generator.pages.compare_split import compare_catalogue, split_compare_index
+from generator.pages.history import history_files
 from generator.pages.monitor import family_rules
 from generator.pages.pfs_waits import waits_index_entry, waits_section
 from generator.pages.profiles import campaign_profiles, run_flame_graphs, share_file
@@ -228,11 +229,15 @@ class Derivation(NamedTuple):
         return f"{self.kind or 'copied'}/{self.name}"
 
 
-def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
+def derivations(
+    runs: list[PlannedRun], code: str, known: list[KnownChange] | None = None
+) -> list[Derivation]:
     """Every generated file's derivation, in a fixed order: the site-wide files, each run's (its
     run.json included; its stored diff, checked on every build, beside it uncached), each
-    campaign's. runs: the plan, in id order (load.plan_runs); each unit parses the documents it
-    derives from. code: the code version (cache_keys.code_version) every key starts from."""
+    campaign's, each recurring campaign's history. runs: the plan, in id order
+    (load.plan_runs); each unit parses the documents it derives from. code: the code version
+    (cache_keys.code_version) every key starts from. known: the known changes of the data dirs
+    (load.load_known_changes)."""
     stamp = {run.id: f"{run.id} {run.digest}" for run in runs}
     cells: dict[tuple[str, str, str], list[PlannedRun]] = {}
     # A waits pass is set aside here, once, and never joins a cell or a campaign's figures: its
@@ -290,7 +295,40 @@ def derivations(runs: list[PlannedRun], code: str) -> list[Derivation]:
                 ),
             )
         )
+    found += _history_derivations(runs, code, known or [], stamp)
     return found
+
+
+def _history_derivations(
+    runs: list[PlannedRun], code: str, known: list[KnownChange], stamp: dict[str, str]
+) -> list[Derivation]:
+    """A unit per campaign name with two campaigns or more (its waits passes aside): its
+    history page's data file and charts, keyed by its runs and its known changes."""
+    by_name: dict[str, list[PlannedRun]] = {}
+    for run in runs:
+        if not run.outline["waits_pass"]:
+            by_name.setdefault(run.outline["name"], []).append(run)
+    found = []
+    for name, of_name in sorted(by_name.items()):
+        if len({run.campaign for run in of_name}) < 2:
+            continue
+        own = [change for change in known if change["campaign"] == name]
+        notes = [json.dumps({k: v for k, v in change.items() if k != "source"}) for change in own]
+        found.append(
+            Derivation(
+                "history",
+                name,
+                key(code, [stamp[run.id] for run in of_name] + notes),
+                partial(_history_unit, name, of_name, own),
+            )
+        )
+    return found
+
+
+def _history_unit(name: str, runs: list[PlannedRun], known: list[KnownChange]) -> dict[str, bytes]:
+    data, figures = history_files(name, [read_document(run)[0] for run in runs], known)
+    files = {site.data_file(site.HISTORY_DATA, page_segment(name)): _json_bytes(data)}
+    return _with_figures(files, figures)
 
 
 def _run_unit(

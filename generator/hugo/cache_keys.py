@@ -9,7 +9,8 @@ Editing any of them, or upgrading a pin, makes every entry miss. On top of it:
   facts list the cell's passes (`run_facts` reads `cells[cell_key(run)]`); nothing else a run's
   files show comes from another run;
 - a campaign's summary and overlay figures: the bytes of each of its runs;
-- the site-wide files (indexes, guide tables, configs): the bytes of every run.
+- the site-wide files (indexes, guide tables, configs): the bytes of every run;
+- a recurring campaign's history: the bytes of each run of its name and its known changes.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 from importlib.metadata import version
 from pathlib import Path
 
+from contract._known_changes import KNOWN_CHANGES_SCHEMA_PATH
 from contract._profiles import PROFILE_SCHEMA_PATH
 from contract._validate import SCHEMA_PATH
 from generator.pages.schema_doc import CAMPAIGN_SCHEMA_PATH
@@ -28,10 +30,15 @@ REPO = Path(__file__).resolve().parents[2]
 CODE_DIRS = (REPO / "generator", REPO / "contract")
 # The flame graphs' SVG is inferno's: the script that pins its version stands for it.
 INFERNO_PIN = REPO / "tools" / "ensure-inferno.sh"
-SCHEMA_FILES = (SCHEMA_PATH, CAMPAIGN_SCHEMA_PATH, PROFILE_SCHEMA_PATH, INFERNO_PIN)
+SCHEMA_FILES = (
+    SCHEMA_PATH, CAMPAIGN_SCHEMA_PATH, PROFILE_SCHEMA_PATH, KNOWN_CHANGES_SCHEMA_PATH, INFERNO_PIN,
+)  # fmt: skip
 # The distributions whose version changes a byte of a generated file (figures, numbers, SVG,
-# replay.sh, validation verdicts).
-LIBRARIES = ("plotly", "numpy", "scipy", "tsdownsample", "Jinja2", "jsonschema", "jsonschema-rs")
+# replay.sh, validation verdicts, change points).
+LIBRARIES = (
+    "plotly", "numpy", "scipy", "tsdownsample", "Jinja2", "jsonschema", "jsonschema-rs",
+    "apache-otava",
+)  # fmt: skip
 
 
 def _sources() -> list[Path]:

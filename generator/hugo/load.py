@@ -38,6 +38,7 @@ class RunOutline(TypedDict):
 
     id: str
     cell: tuple[str, str, str]  # analysis.repeats.cell_key: campaign, variant, workload
+    name: str  # its campaign file's name: the runs of one name form a history
     order: tuple[int, str, str]  # a cell's pass order: repeat index, started_at, id
     terms: dict[str, str]  # pages/run_terms.run_terms
     diff: dict[str, str] | None  # provenance_files.snapshot_diff
@@ -72,6 +73,7 @@ def outline_of(run: contract.RunDocument) -> RunOutline:
     return {
         "id": run["id"],
         "cell": cell_key(run),
+        "name": run["campaign"]["name"],
         "order": (repeat_index(run), run["started_at"], run["id"]),
         "terms": run_terms(run),
         "diff": snapshot_diff(run),
@@ -277,3 +279,25 @@ def planned(path: Path) -> PlannedRun:
 def load_runs(data_dirs: list[Path], memo: ValidatedBefore | None = None) -> list[RunFile]:
     """Every run document of every data dir, sorted by id (plan_runs, then each parsed)."""
     return [RunFile(run.path, read_document(run)[0]) for run in plan_runs(data_dirs, memo)]
+
+
+def load_known_changes(
+    data_dirs: list[Path], campaign_ids: set[str]
+) -> list[contract.KnownChange]:
+    """The known changes of every data dir (contract.load_known_changes); raises InvalidData
+    naming file and field when one cannot be read, or names as `since` no campaign among
+    campaign_ids (a typo would silence nothing)."""
+    known: list[contract.KnownChange] = []
+    problems: list[contract.Problem] = []
+    for data_dir in data_dirs:
+        found, refused = contract.load_known_changes(Path(data_dir))
+        known += found
+        problems += refused
+    for change in known:
+        if change["since"] not in campaign_ids:
+            file, where = change["source"]
+            why = f"no campaign {change['since']!r} among the runs"
+            problems.append(contract.Problem(file, f"{where}.since", why))
+    if problems:
+        raise InvalidData(problems)
+    return known

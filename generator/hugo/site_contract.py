@@ -20,6 +20,10 @@ build_dir/
   static/figures/campaigns/<campaign>/series-<metric>.json
                                             a release series (figures/series.py):
                                             _partials/campaign/series.html
+  static/figures/history/<name>/<host>/<workload>/<variant>-<metric>.json
+                                            a recurring campaign's history chart
+                                            (figures/history.py): history/page.html, named by
+                                            the history data file's charts
   assets/compare/catalogue.json             the compare page's catalogue (pages/compare_split.py):
                                             _partials/scripts.html, read by js/compare/catalogue.js
   assets/browse/filters.json                what /browse/'s filters match, every run
@@ -51,6 +55,10 @@ build_dir/
   data/campaignindex/<campaign>.json        a campaign page's path, title, date, params
                                             (pages/campaign_index.py): hugo.Data.campaignindex
                                             (content/campaigns/_content.gotmpl)
+  data/history/<name>.json                  a recurring campaign's history page and its changes
+                                            (pages/history.py): hugo.Data.history
+                                            (content/history/_content.gotmpl, history/page.html,
+                                            changes/section.html)
   data/drilldown.json                       monitoring families for the point drill-down:
                                             hugo.Data.drilldown (_partials/scripts.html)
   data/plotly.json                          the Plotly config of every chart: hugo.Data.plotly
@@ -106,6 +114,7 @@ STEPS_PAGES = f"{ASSETS}/pages/steps"
 
 # hugo.Data.<key> -> the folder or file the generator writes it to.
 CAMPAIGN_INDEX_DATA = f"{DATA}/campaignindex"
+HISTORY_DATA = f"{DATA}/history"
 DRILLDOWN_DATA = f"{DATA}/drilldown.json"
 PLOTLY_DATA = f"{DATA}/plotly.json"
 DRAWING_DATA = f"{DATA}/drawing.json"
@@ -115,7 +124,7 @@ RUN_INDEX = f"{DATA}/runindex.json"
 HOSTS_DATA = f"{DATA}/hosts.json"
 GENERATED_DATA = (
     CAMPAIGN_INDEX_DATA, DRILLDOWN_DATA, PLOTLY_DATA, DRAWING_DATA, SCHEMADOC_DATA, BROWSE_DATA,
-    RUN_INDEX, HOSTS_DATA,
+    RUN_INDEX, HOSTS_DATA, HISTORY_DATA,
 )  # fmt: skip
 
 RUNS_STATIC = f"{STATIC}/runs"
@@ -149,6 +158,12 @@ def campaign_figure(campaign_id: str, workload: str, figure: str) -> str:
 def campaign_series_figure(campaign_id: str, figure: str) -> str:
     """figure: series-throughput or series-instructions (figures/series.py)."""
     return f"{FIGURES_DIR}/campaigns/{campaign_id}/{figure}.json"
+
+
+def history_figure(name: str, host: str, workload: str, figure: str) -> str:
+    """A recurring campaign's history chart: host is the host's short fingerprint, figure
+    <variant>-<metric> (pages/history.py)."""
+    return f"{FIGURES_DIR}/history/{name}/{host}/{workload}/{figure}.json"
 
 
 def campaign_figure_id(metric: str) -> str:

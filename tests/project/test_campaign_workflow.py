@@ -64,6 +64,7 @@ def job_env(job: dict, *, host: str) -> dict[str, str]:
     samples = {
         "matrix.host": host,
         "inputs.campaign": "campaigns/demo.toml",
+        "needs.plan.outputs.campaign": "campaigns/demo.toml",
         "needs.plan.outputs.fleet": SAMPLE_STAMP,
     }
     return {
@@ -87,8 +88,9 @@ def parsed_mybench(words: list[str]) -> tuple[click.Command, dict]:
 
 
 def mybench_calls(job: dict, env: dict[str, str]) -> list[tuple[click.Command, dict]]:
+    """Each mybench command of the job, parsed (its output redirection aside)."""
     return [
-        parsed_mybench(["mybench", *argv(line, env)[1:]])
+        parsed_mybench(["mybench", *argv(line.split(" > ", 1)[0], env)[1:]])
         for line in script_lines(job)
         if line.startswith(".venv/bin/mybench ")
     ]
@@ -99,32 +101,66 @@ def make_targets() -> set[str]:
     return set(re.findall(r"^([a-z][\w-]*):", makefile, flags=re.MULTILINE))
 
 
-def test_the_dispatch_asks_for_a_campaign_file_and_a_json_list_of_hosts(workflow):
-    assert set(workflow["on"]) == {"workflow_dispatch"}
+def test_the_dispatch_asks_for_a_campaign_file_and_a_json_list_of_hosts_or_the_nightly(workflow):
+    assert set(workflow["on"]) == {"workflow_dispatch", "schedule"}
     inputs = workflow["on"]["workflow_dispatch"]["inputs"]
-    assert set(inputs) == {"campaign", "hosts"}
+    assert set(inputs) == {"campaign", "hosts", "nightly"}
     assert (REPO / inputs["campaign"]["default"]).is_file()
     assert isinstance(yaml.safe_load(inputs["hosts"]["default"]), list)
+    assert inputs["nightly"] == {**inputs["nightly"], "type": "boolean", "default": False}
+    [nightly] = workflow["on"]["schedule"]
+    assert len(nightly["cron"].split()) == 5
+    # a scheduled run without a nightly campaign configured does nothing
+    assert workflow["jobs"]["plan"]["if"] == (
+        "github.event_name != 'schedule' || vars.NIGHTLY_CAMPAIGN != ''"
+    )
 
 
-def test_plan_gives_every_host_one_stamp_that_mybench_run_takes(workflow, tmp_path):
+def _plan_outputs(step: dict, tmp_path: Path, **env: str) -> dict[str, str]:
+    output = tmp_path / "github_output"
+    output.unlink(missing_ok=True)
+    done = subprocess.run(
+        ["bash", "-c", step["run"]],
+        env={"GITHUB_OUTPUT": str(output), **env},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=10,
+    )
+    assert done.returncode == 0, done.stdout
+    return dict(line.partition("=")[::2] for line in output.read_text().splitlines())
+
+
+def test_plan_gives_every_host_one_stamp_and_the_campaign_and_hosts(workflow, tmp_path):
     plan = workflow["jobs"]["plan"]
     assert "self-hosted" not in plan["runs-on"]
     (step,) = plan["steps"]
-    assert plan["outputs"] == {"fleet": f"${{{{ steps.{step['id']}.outputs.fleet }}}}"}
-    output = tmp_path / "github_output"
-    subprocess.run(
-        ["bash", "-c", step["run"]], env={"GITHUB_OUTPUT": str(output)}, check=True, timeout=10
+    assert plan["outputs"] == {
+        name: f"${{{{ steps.{step['id']}.outputs.{name} }}}}"
+        for name in ("fleet", "campaign", "hosts")
+    }
+    given = {"CAMPAIGN": "campaigns/demo.toml", "HOSTS": '["bench-1"]'}
+    nightly = {"NIGHTLY_CAMPAIGN": "campaigns/nightly.toml", "NIGHTLY_HOSTS": '["bench-2"]'}
+    outputs = _plan_outputs(step, tmp_path, NIGHTLY="false", **given, **nightly)
+    assert fleet_campaign_id("demo", outputs["fleet"]) == f"demo-{outputs['fleet']}"
+    assert (outputs["campaign"], outputs["hosts"]) == (given["CAMPAIGN"], given["HOSTS"])
+    outputs = _plan_outputs(step, tmp_path, NIGHTLY="true", **given, **nightly)
+    assert (outputs["campaign"], outputs["hosts"]) == ("campaigns/nightly.toml", '["bench-2"]')
+    refused = subprocess.run(
+        ["bash", "-c", step["run"]],
+        env={"GITHUB_OUTPUT": str(tmp_path / "refused"), "NIGHTLY": "true", **given},
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=10,
     )
-    name, _, stamp = output.read_text().strip().partition("=")
-    assert name == "fleet"
-    assert fleet_campaign_id("demo", stamp) == f"demo-{stamp}"
+    assert refused.returncode == 1 and "NIGHTLY_CAMPAIGN and NIGHTLY_HOSTS" in refused.stdout
 
 
 def test_one_run_job_per_host_on_that_hosts_runner_alone(workflow):
     run = workflow["jobs"]["run"]
     assert run["needs"] == "plan"
-    assert run["strategy"]["matrix"] == {"host": "${{ fromJSON(inputs.hosts) }}"}
+    assert run["strategy"]["matrix"] == {"host": "${{ fromJSON(needs.plan.outputs.hosts) }}"}
     assert run["strategy"]["fail-fast"] is False
     assert run["runs-on"] == ["self-hosted", MATRIX_HOST]
     assert run["concurrency"] == {
@@ -157,7 +193,7 @@ def test_each_host_runs_validates_and_uploads_its_runs_under_its_label(workflow)
 
 def test_collect_merges_every_hosts_artifact_builds_and_opens_a_pull_request(workflow):
     run, collect = workflow["jobs"]["run"], workflow["jobs"]["collect"]
-    assert collect["needs"] == "run"
+    assert collect["needs"] == ["plan", "run"]
     assert "self-hosted" not in collect["runs-on"]  # merging needs no benchmark host
     env = job_env(collect, host=SAMPLE_HOST)
 
@@ -170,16 +206,27 @@ def test_collect_merges_every_hosts_artifact_builds_and_opens_a_pull_request(wor
     assert "merge-multiple" not in download["with"]  # a folder per host, as its runner wrote it
     artifacts = Path(download["with"]["path"].replace("${{ env.ARTIFACTS }}", env["ARTIFACTS"]))
 
-    (imported, import_params), (validate, validate_params) = mybench_calls(collect, env)
-    assert (imported.name, validate.name) == ("runs", "validate")
+    calls = mybench_calls(collect, env)
+    (imported, import_params), (validate, validate_params), (history, history_params) = calls
+    assert (imported.name, validate.name, history.name) == ("runs", "validate", "history")
     assert import_params == {"directories": (artifacts,), "data_dir": Path("data")}
     assert validate_params == {"data_dir": Path("data")}
+    # the change points of the runs just imported, in every campaign they belong to
+    assert history_params == {
+        "campaign": None,
+        "data_dirs": (Path("data"),),
+        "new_dirs": (artifacts,),
+    }
 
     lines = script_lines(collect)
     assert lines.index("make build") > lines.index(".venv/bin/mybench validate data")
+    [listed] = [line for line in lines if line.startswith(".venv/bin/mybench history")]
+    assert listed.endswith('> "$RUNNER_TEMP/changes.txt"')
+    assert 'cat "$RUNNER_TEMP/changes.txt"' in lines
     assert "git add data" in lines
     (pull_request,) = [line for line in lines if line.startswith("gh pr create ")]
     assert '--head "$BRANCH"' in pull_request
+    assert '--body-file "$RUNNER_TEMP/body.md"' in pull_request
     assert lines.index('git push origin "$BRANCH"') < lines.index(pull_request)
 
 
