@@ -11,7 +11,7 @@ out of it when at least half of them are not, as a campaign cell leaves them out
 the host's life, so they are not independent samples of the occasion-to-occasion noise: the
 occasion, not the pass, is what the detection counts. A series belongs to one host
 (generator/analysis/hosts.py): runs on different machines never share one, so no change is
-found across hosts. Only campaign names with at least two campaigns have a history.
+found across hosts. A series needs two campaigns of its name on its host.
 
 Change points are Apache Otava's (the successor of Hunter, the method of Fleming et al. 2023):
 `otava.analysis.compute_change_points` splits the series with e-divisive over sliding windows
@@ -220,9 +220,10 @@ def series_of(runs: Iterable[RunDocument]) -> dict[SeriesKey, _Series]:
             )
             by_occasion = passes.setdefault(key, (metric, threads, {}))[2]
             by_occasion.setdefault(run["campaign"]["id"], []).append(one)
-    return {
+    return {  # a host with one campaign of the name has no history there yet
         key: _Series(metric, threads, [_point(group) for group in by_occasion.values()])
         for key, (metric, threads, by_occasion) in passes.items()
+        if len(by_occasion) >= 2
     }
 
 

@@ -327,6 +327,8 @@ def _history_derivations(
 
 def _history_unit(name: str, runs: list[PlannedRun], known: list[KnownChange]) -> dict[str, bytes]:
     data, figures = history_files(name, [read_document(run)[0] for run in runs], known)
+    if data is None:  # its campaigns ran on different hosts: no page yet
+        return {}
     files = {site.data_file(site.HISTORY_DATA, page_segment(name)): _json_bytes(data)}
     return _with_figures(files, figures)
 

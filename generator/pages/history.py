@@ -99,10 +99,13 @@ def _known_row(known: KnownChange) -> dict[str, str]:
 
 def history_files(
     name: str, runs: list[RunDocument], known: Iterable[KnownChange]
-) -> tuple[dict[str, Any], dict[str, Figure]]:
-    """(the data file, its figures by path) of the recurring campaign `name` from its runs."""
+) -> tuple[dict[str, Any] | None, dict[str, Figure]]:
+    """(the data file, its figures by path) of the recurring campaign `name` from its runs;
+    (None, {}) while no host has two of its campaigns."""
     own = [change for change in known if change["campaign"] == name]
     found = histories(runs, name, own)
+    if not found:
+        return None, {}
     latest = max(runs, key=lambda run: (run["started_at"], run["id"]))
     segment = page_segment(name)
     hosts: dict[str, dict[str, Any]] = {}

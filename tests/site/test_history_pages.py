@@ -44,28 +44,35 @@ def history_site(tmp_path_factory, recurring_runs):
     return build_with_article(root, "A probe.", [data])
 
 
-def test_the_history_page_has_a_chart_per_host_workload_variant_and_metric(history_site):
+def _figures(history_site) -> list[dict]:
     page = (history_site / "history" / "recurring" / "index.html").read_text()
-    charts = re.findall(r'data-plotly-src="([^"]+)"', page)
-    assert len(charts) == 4  # two hosts, tps and p95
-    for url in charts:
-        figure = json.loads((history_site / url.lstrip("/")).read_text())
-        assert plotly_round_trip(figure) == figure
-        lines = [trace for trace in figure["data"] if trace["mode"] == "lines+markers"]
-        assert [len(trace["y"]) for trace in lines] == [6, 6]  # a point per campaign, per level
-        [marks] = [trace for trace in figure["data"] if trace["name"].startswith("change point")]
-        assert len(marks["x"]) == 2 and set(marks["x"]) == {lines[0]["x"][3]}
-        labels = [button["label"] for button in figure["layout"]["updatemenus"][0]["buttons"]]
-        assert labels == ["date", "commit", "server version"]
-
-
-def test_a_known_change_is_drawn_with_its_reason_escaped(history_site):
-    page = (history_site / "history" / "recurring" / "index.html").read_text()
-    figures = [
+    return [
         json.loads((history_site / url.lstrip("/")).read_text())
         for url in re.findall(r'data-plotly-src="([^"]+)"', page)
     ]
-    notes = [note for figure in figures for note in figure["layout"].get("annotations", [])]
+
+
+def test_the_history_page_has_a_chart_per_host_workload_variant_and_metric(history_site):
+    figures = _figures(history_site)
+    assert len(figures) == 4  # two hosts, tps and p95
+    for figure in figures:
+        assert plotly_round_trip(figure) == figure
+        lines = figure["data"]
+        assert [len(trace["y"]) for trace in lines] == [6, 6]  # a point per campaign, per level
+        arrows = [note for note in figure["layout"]["annotations"] if note["showarrow"]]
+        assert len(arrows) == 2 and {note["x"] for note in arrows} == {lines[0]["x"][3]}
+        buttons = figure["layout"]["updatemenus"][0]["buttons"]
+        assert [button["label"] for button in buttons] == ["date", "commit", "server version"]
+        assert buttons[0]["args"][0]["x"] == [lines[0]["x"]]  # the levels share their campaigns
+
+
+def test_a_known_change_is_drawn_with_its_reason_escaped(history_site):
+    notes = [
+        note
+        for figure in _figures(history_site)
+        for note in figure["layout"]["annotations"]
+        if not note["showarrow"]
+    ]
     assert len(notes) == 2  # the bench-2 charts only
     assert all(note["text"].startswith("known: sync_binlog = 1") for note in notes)
     assert all("&lt;b&gt;" in note["text"] and "<b>" not in note["text"] for note in notes)
