@@ -125,6 +125,11 @@ class Sandbox(ServerBase):
     account: Account | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
+        # The server reads its my.cnf's paths from inside its datadir: a relative one would
+        # name a file under it, not the one the harness reads (its error log, above all).
+        self.workdir = self.workdir.absolute()
+        if self.datadir_at is not None:
+            self.datadir_at = self.datadir_at.absolute()
         if self.confined:
             where, files = str(self.defaults_file), self.workdir / FILES
             self.tuned_mycnf = confined_options.confine(self.tuned_mycnf, where, files)[0]

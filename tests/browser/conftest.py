@@ -63,6 +63,9 @@ def page_kinds(built_site, committed_runs) -> dict[str, str]:
         # The second page of the run list: its pager marks the current page between two links.
         "paginated list": _paginated(public, "runs"),
         "browse page": "/browse/2/",
+        "history": _smallest(public, "history/*/index.html", "data-plotly-src"),
+        "history list": "/history/",
+        "changes": "/changes/",
         "taxonomy": "/hosts/",
         "term": _smallest(public, "hosts/*/index.html"),
         "404": "/404.html",

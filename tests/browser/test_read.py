@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 LIGHT_FG, DARK_FG = "rgb(26, 26, 26)", "rgb(221, 221, 221)"  # --fg in site.css
 # Tab presses allowed to reach the theme toggle: the skip link, title, the nav links, the toggle.
-TABS_TO_TOGGLE = 9
+TABS_TO_TOGGLE = 10
 
 
 @pytest.fixture(scope="module")
