@@ -119,6 +119,7 @@ from contract._steps import (
     level_steps,
     recorded_steps,
     sysbench_steps,
+    threads_label,
 )
 from contract._strict_json import parse_strict
 from contract._validate import (
@@ -258,6 +259,7 @@ __all__ = [
     "schema_problems",
     "step_key",
     "sysbench_steps",
+    "threads_label",
     "unreadable",
     "utc_timestamp",
     "validate_dir",

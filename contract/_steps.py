@@ -36,6 +36,11 @@ def any_steps(run: RunDocument) -> list[AnyStep]:
     return cast("list[AnyStep]", run["steps"])
 
 
+def threads_label(threads: int) -> str:
+    """A thread level as pages and charts name it: '1 thread', '16 threads'."""
+    return f"{threads} thread" if threads == 1 else f"{threads} threads"
+
+
 def level_steps(run: RunDocument) -> list[Step | SummaryStep]:
     """The thread levels of a run of any tool but ibench, a published table's included: any
     figure of such a step may be absent (contract.fields.step_figure)."""

@@ -40,6 +40,7 @@ from contract import (
     ibench_steps,
     is_ibench,
     level_steps,
+    threads_label,
 )
 from contract.fields import StepFigure, step_figure
 from generator.analysis import stats
@@ -140,10 +141,6 @@ class _Pass:
     value: float
     seconds: list[float]  # the kept per-second samples of the metric's series
     flagged: bool
-
-
-def threads_label(threads: int) -> str:
-    return f"{threads} thread" if threads == 1 else f"{threads} threads"
 
 
 def _levels(run: RunDocument) -> Iterable[tuple[str, int | None, HistoryMetric, _Pass]]:

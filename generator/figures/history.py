@@ -18,7 +18,7 @@ from typing import Any
 
 from generator.analysis.history import ChangePoint, History, Point
 from generator.figures.plain import Figure, figure
-from generator.figures.sweep import FIT_SYMBOL, FLAGGED_SYMBOL, HOLLOW_LEGEND
+from generator.figures.sweep import FIT_SYMBOL, FLAGGED_SYMBOL, hollow_legend
 from generator.pages.numbers import format_number
 
 # x axis choices: (button label, axis type, axis title); _x gives a point's value on each
@@ -158,11 +158,7 @@ def history_figure(series: list[History]) -> Figure:
     (same key but the level)."""
     traces = [_level_line(history) for history in series]
     if any(point.flagged for history in series for point in history.points):
-        traces.append(
-            {"type": "scatter", "name": HOLLOW_LEGEND, "x": [None], "y": [None],
-             "mode": "markers", "hoverinfo": "skip",
-             "marker": {"symbol": FLAGGED_SYMBOL, "size": 9, "color": "#7f7f7f"}}
-        )  # fmt: skip
+        traces.append(hollow_legend())
     shapes, notes = _marks(series, "date")
     first = series[0]
     layout = {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from contract import RunDocument, Step, SummaryStep, level_steps, sysbench_steps
+from contract import RunDocument, Step, SummaryStep, level_steps, sysbench_steps, threads_label
 from contract.fields import StepFigure, step_figure
 from generator.analysis.evidence import MEASURED
 from generator.analysis.verdict import FLAG_KINDS
@@ -35,10 +35,6 @@ def _figure(traces: list[dict[str, Any]], x_axis: dict[str, Any], y_title: str) 
     return figure(
         traces, {"xaxis": x_axis, "yaxis": {"title": {"text": y_title}, "rangemode": "tozero"}}
     )
-
-
-def _threads_label(threads: int) -> str:
-    return f"{threads} thread" if threads == 1 else f"{threads} threads"
 
 
 def _line(
@@ -95,7 +91,7 @@ def _flag_marks(line: dict[str, Any], notes: list[str]) -> dict[str, Any]:
     return line
 
 
-def _hollow_legend() -> dict[str, Any]:
+def hollow_legend() -> dict[str, Any]:
     """A legend-only trace naming what a hollow marker means."""
     return {
         "type": "scatter",
@@ -111,7 +107,7 @@ def _hollow_legend() -> dict[str, Any]:
 def _with_legend(traces: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """traces, and the hollow legend entry when one of them has a hollow point."""
     hollow = any(FLAGGED_SYMBOL in trace.get("marker", {}).get("symbol", []) for trace in traces)
-    return [*traces, _hollow_legend()] if hollow else traces
+    return [*traces, hollow_legend()] if hollow else traces
 
 
 def _kinds(flags: list[dict[str, Any]]) -> str:
@@ -173,7 +169,7 @@ def run_figures(run: RunDocument, trust: list[dict[str, Any]] | None = None) -> 
     if series:
         figures["series"] = _figure(
             [
-                _line(_threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
+                _line(threads_label(step["threads"]), step["series"]["t"], step["series"]["tps"])
                 for step in series
             ],
             seconds_axis(

@@ -26,6 +26,7 @@ from contract import (
     recorded_steps,
     step_key,
     sysbench_steps,
+    threads_label,
 )
 from generator.analysis.profiles import merged, share_changes, shares
 from generator.analysis.repeats import counted_runs, group_by_cell
@@ -62,8 +63,7 @@ def step_label(step: AnyStep) -> str:
     """'16 threads' for a sysbench step, the step's name for the Insert Benchmark's."""
     if "step" in step:
         return str(step["step"])
-    threads = step["threads"]
-    return f"{threads} thread" + ("" if threads == 1 else "s")
+    return threads_label(step["threads"])
 
 
 def profiler_words(profiler: Mapping[str, Any]) -> str:

@@ -10,6 +10,7 @@ import statistics
 
 import pytest
 
+from contract import threads_label
 from generator.analysis import history
 from tests.helpers.history_runs import occasion, recurring, template_run
 
@@ -26,7 +27,7 @@ def test_a_drop_from_the_fourth_campaign_is_one_change_point_per_series(template
     found = history.histories(runs)
     levels = {step["threads"] for step in template["steps"]}
     assert {h.key.metric for h in found} == {"tps", "p95"}
-    assert {h.key.level for h in found} == {history.threads_label(threads) for threads in levels}
+    assert {h.key.level for h in found} == {threads_label(threads) for threads in levels}
     ids = list(dict.fromkeys(run["campaign"]["id"] for run in runs))
     for series in found:
         assert [point.campaign_id for point in series.points] == ids
